@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Runs one TypeScript script given as the first argument (used by npm scripts).
+import { register } from 'tsx/esm/api';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+register();
+const [script, ...rest] = process.argv.slice(2);
+if (!script) {
+  console.error('usage: run-ts.js SCRIPT [ARGS…]');
+  process.exit(2);
+}
+process.argv = [process.argv[0], resolve(script), ...rest];
+await import(pathToFileURL(resolve(script)).href);

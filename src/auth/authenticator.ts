@@ -1,0 +1,93 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/knex.js';
+import { unauthenticated } from '../errors.js';
+import { findApiKeyById, findApiKeyByPlaintext, principalOf } from '../repositories/api-keys.js';
+import type { Principal } from './principal.js';
+import type { AccessToken, TokenIssuer } from './tokens.js';
+
+export const SUBSCRIPTION_KEY_HEADER = 'external-gh-apim-sub-key';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+interface CachedKey {
+  principal: Principal | null;
+  until: number;
+}
+
+/**
+ * Turns request headers into a Principal. This is the only place credentials are read;
+ * both APIs receive the Principal ready-made. A key's state is re-read from the database
+ * at most every `cacheSeconds`, which bounds how long a revoked key's tokens keep working.
+ */
+export class Authenticator {
+  private readonly keyCache = new Map<number, CachedKey>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenIssuer,
+    private readonly subscriptionKeys: readonly string[],
+    private readonly cacheSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Throws UNAUTHENTICATED unless the subscription key header carries an accepted value. */
+  checkSubscriptionKey(headers: Headers): void {
+    const value = header(headers, SUBSCRIPTION_KEY_HEADER);
+    if (value === undefined || value === '') {
+      throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
+    }
+    if (!this.subscriptionKeys.some((key) => sameSecret(key, value))) {
+      throw unauthenticated(`Invalid ${SUBSCRIPTION_KEY_HEADER} header`);
+    }
+  }
+
+  async authenticate(headers: Headers): Promise<Principal> {
+    this.checkSubscriptionKey(headers);
+    const authorization = header(headers, 'authorization');
+    if (!authorization) throw unauthenticated('Missing Authorization header');
+    const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim());
+    if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
+    const verified = await this.tokens.verify(match[1]);
+    if (!verified) throw unauthenticated('Access token is invalid or expired');
+    const principal = await this.principalForKey(verified.keyId);
+    if (!principal) throw unauthenticated('Access token is invalid or expired');
+    return principal;
+  }
+
+  async requestToken(headers: Headers, apiKey: unknown): Promise<AccessToken> {
+    this.checkSubscriptionKey(headers);
+    if (typeof apiKey !== 'string' || apiKey === '' || apiKey.length > 512) {
+      throw unauthenticated('Unknown or revoked API key');
+    }
+    const record = await findApiKeyByPlaintext(this.db, apiKey);
+    if (!record || record.revokedAt !== null) throw unauthenticated('Unknown or revoked API key');
+    this.keyCache.set(record.id, { principal: principalOf(record), until: this.now() + this.cacheSeconds * 1000 });
+    return this.tokens.issue(record.id);
+  }
+
+  /** Forget cached key state (after a revocation in this process). */
+  forgetKey(keyId: number): void {
+    this.keyCache.delete(keyId);
+  }
+
+  private async principalForKey(keyId: number): Promise<Principal | null> {
+    const cached = this.keyCache.get(keyId);
+    const now = this.now();
+    if (cached && cached.until > now) return cached.principal;
+    const record = await findApiKeyById(this.db, keyId);
+    const principal = record && record.revokedAt === null ? principalOf(record) : null;
+    this.keyCache.set(keyId, { principal, until: now + this.cacheSeconds * 1000 });
+    return principal;
+  }
+}

@@ -1,0 +1,23 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const FILE = 'jwt-secret';
+
+/**
+ * JWT_SECRET when set; otherwise a secret generated once and kept in the data directory,
+ * so tokens survive restarts. Creation is exclusive, so instances starting together agree.
+ */
+export function resolveJwtSecret(configured: string | undefined, dataDir: string): Uint8Array {
+  if (configured !== undefined) return new TextEncoder().encode(configured);
+  const path = join(dataDir, FILE);
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    writeFileSync(path, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const secret = readFileSync(path, 'utf8').trim();
+  if (secret.length < 32) throw new Error(`${path}: stored JWT secret is too short; delete it to regenerate`);
+  return new TextEncoder().encode(secret);
+}

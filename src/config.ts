@@ -1,0 +1,103 @@
+import { dirname, resolve } from 'node:path';
+
+export type DatabaseConfig =
+  | { client: 'sqlite'; filename: string }
+  | { client: 'pg'; connectionString: string };
+
+export interface Config {
+  database: DatabaseConfig;
+  /** Where the generated JWT secret (and other local state) is kept. */
+  dataDir: string;
+  port: number;
+  /** Accepted values of the external-gh-apim-sub-key header. */
+  subscriptionKeys: readonly string[];
+  /** True when SUBSCRIPTION_KEYS was not set and the demo key is accepted. */
+  demoSubscriptionKey: boolean;
+  /** Undefined means: generate once and keep it in dataDir. */
+  jwtSecret: string | undefined;
+  tokenTtlSeconds: number;
+  /** How long a verified API key's state is reused before it is read again (revocation delay). */
+  apiKeyCacheSeconds: number;
+  /** Database connection pool bounds (PostgreSQL). */
+  poolMin: number;
+  poolMax: number;
+}
+
+/** Invalid configuration: the message is one line that names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEMO_SUBSCRIPTION_KEY = 'demo-subscription-key';
+const DEFAULT_DATABASE_URL = 'sqlite:./data/shiftgate.sqlite';
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function parseDatabaseUrl(raw: string): DatabaseConfig {
+  const value = raw.trim();
+  if (value === '') throw new ConfigError('DATABASE_URL: must not be empty');
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError(`DATABASE_URL: not a valid PostgreSQL URL`);
+    }
+    return { client: 'pg', connectionString: value };
+  }
+  if (/^sqlite:/i.test(value)) {
+    const filename = value.replace(/^sqlite:(\/\/)?/i, '');
+    if (filename === '') throw new ConfigError('DATABASE_URL: sqlite: needs a file path');
+    return { client: 'sqlite', filename: filename === ':memory:' ? filename : resolve(filename) };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new ConfigError(`DATABASE_URL: unsupported scheme (use sqlite:PATH, a file path, or postgres://…)`);
+  }
+  return { client: 'sqlite', filename: value === ':memory:' ? value : resolve(value) };
+}
+
+function listVar(env: Env, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 0) throw new ConfigError(`${name}: must list at least one value`);
+  return items;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const database = parseDatabaseUrl(env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  const dataDir = env.DATA_DIR?.trim()
+    ? resolve(env.DATA_DIR.trim())
+    : database.client === 'sqlite' && database.filename !== ':memory:'
+      ? dirname(database.filename)
+      : resolve('data');
+  const keys = listVar(env, 'SUBSCRIPTION_KEYS');
+  const jwtSecret = env.JWT_SECRET;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET: must be at least 32 characters');
+  }
+  const poolMin = intVar(env, 'DATABASE_POOL_MIN', 0, 0, 100);
+  const poolMax = intVar(env, 'DATABASE_POOL_MAX', 10, 1, 200);
+  if (poolMin > poolMax) throw new ConfigError('DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX');
+  return {
+    database,
+    dataDir,
+    port: intVar(env, 'PORT', 4000, 0, 65535),
+    subscriptionKeys: keys ?? [DEMO_SUBSCRIPTION_KEY],
+    demoSubscriptionKey: keys === undefined,
+    jwtSecret,
+    tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
+    apiKeyCacheSeconds: intVar(env, 'API_KEY_CACHE_SECONDS', 30, 0, 60),
+    poolMin,
+    poolMax,
+  };
+}

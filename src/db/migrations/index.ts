@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import * as initial from './001_initial.js';
+
+// Migrations are listed in code (not discovered on disk) so they run the same from
+// TypeScript sources, tests and any bundler, and in a fixed order.
+const migrations: Record<string, Knex.Migration> = {
+  '001_initial': initial,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const migration = migrations[name];
+    if (!migration) throw new Error(`unknown migration ${name}`);
+    return migration;
+  },
+};

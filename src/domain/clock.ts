@@ -1,0 +1,5 @@
+/** A modification time that is strictly later than the previous one, even within one millisecond. */
+export function nextModifiedTime(now: Date, previous: string): string {
+  const prior = Date.parse(previous);
+  return new Date(Math.max(now.getTime(), Number.isNaN(prior) ? 0 : prior + 1)).toISOString();
+}

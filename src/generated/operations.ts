@@ -1,0 +1,338 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An ISO 8601 date-time, always returned in UTC ("2026-01-31T08:00:00.000Z"). */
+  DateTime: { input: string; output: string; }
+  /** A generic JSON value (the contract leaves its inner fields open). */
+  JSON: { input: unknown; output: unknown; }
+};
+
+export type CreateEventSubscriptionInput = {
+  /** With eventType: which of the subscriber’s pairs to subscribe to. */
+  event?: InputMaybe<Scalars['String']['input']>;
+  eventType?: InputMaybe<Scalars['String']['input']>;
+  subscriberId: Scalars['Int']['input'];
+  /** Absolute http(s) URL that receives the events. */
+  uri: Scalars['String']['input'];
+  /** Alternatively, the event filter by id. */
+  webhookSubscriberEventFilterId?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** The license as the employee record sees it (contract 2.2). */
+export type EmployeeSecurityLicenseInfo = {
+  __typename?: 'EmployeeSecurityLicenseInfo';
+  currentStatus?: Maybe<Scalars['String']['output']>;
+  employeeSecurityLicenseId: Scalars['Int']['output'];
+  expiryDate?: Maybe<Scalars['DateTime']['output']>;
+  licenceSector?: Maybe<Scalars['String']['output']>;
+};
+
+/** An event/eventType pair a subscriber may subscribe a URI to. */
+export type EventFilter = {
+  __typename?: 'EventFilter';
+  event: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  webhookSubscriberEventFilterId: Scalars['Int']['output'];
+};
+
+/** Binds a delivery URI to one event/eventType pair of a subscriber (contract 2.4). */
+export type EventSubscription = Node & {
+  __typename?: 'EventSubscription';
+  createdDateTime: Scalars['DateTime']['output'];
+  event: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  isActive: Scalars['Boolean']['output'];
+  modifiedDateTime: Scalars['DateTime']['output'];
+  subscriberId: Scalars['Int']['output'];
+  subscriptionId: Scalars['Int']['output'];
+  uri: Scalars['String']['output'];
+  webhookSubscriberEventFilterId: Scalars['Int']['output'];
+};
+
+export type EventSubscriptionPayload = {
+  __typename?: 'EventSubscriptionPayload';
+  eventSubscription: EventSubscription;
+};
+
+/** A security license on file for one employee (contract 2.2). */
+export type License = Node & {
+  __typename?: 'License';
+  attachmentLink?: Maybe<Scalars['String']['output']>;
+  critical?: Maybe<Scalars['Boolean']['output']>;
+  employeeId: Scalars['Int']['output'];
+  employeeSecurityLicenseInfo: EmployeeSecurityLicenseInfo;
+  expiryDate?: Maybe<Scalars['DateTime']['output']>;
+  firstName?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  isInvalidLicense?: Maybe<Scalars['Boolean']['output']>;
+  lastName?: Maybe<Scalars['String']['output']>;
+  licenceSector?: Maybe<Scalars['String']['output']>;
+  licenseNumber?: Maybe<Scalars['String']['output']>;
+  /** Days before expiry to remind. */
+  reminder?: Maybe<Scalars['Int']['output']>;
+  securityLicenseId: Scalars['Int']['output'];
+  state?: Maybe<Scalars['String']['output']>;
+  status?: Maybe<Scalars['String']['output']>;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Subscribes a delivery URI to one of a subscriber’s event/eventType pairs. New subscriptions are active. */
+  createEventSubscription?: Maybe<EventSubscriptionPayload>;
+  /** Changes the delivery URI or the active state of a subscription; at least one must be given. */
+  updateEventSubscription?: Maybe<EventSubscriptionPayload>;
+};
+
+
+export type MutationCreateEventSubscriptionArgs = {
+  input: CreateEventSubscriptionInput;
+};
+
+
+export type MutationUpdateEventSubscriptionArgs = {
+  input: UpdateEventSubscriptionInput;
+};
+
+export type Node = {
+  id: Scalars['ID']['output'];
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  node?: Maybe<Node>;
+  nodes: Array<Maybe<Node>>;
+  /** One employee of the caller’s company (developer keys). */
+  staff?: Maybe<Staff>;
+  /** One webhook subscriber of the caller’s company (developer keys). */
+  subscriber?: Maybe<Subscriber>;
+  /** One timesheet entry within the calling key’s company, customers and sites (timesheet keys). */
+  timesheet?: Maybe<Timesheet>;
+};
+
+
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
+
+export type QueryStaffArgs = {
+  employeeId: Scalars['Int']['input'];
+};
+
+
+export type QuerySubscriberArgs = {
+  subscriberId: Scalars['Int']['input'];
+};
+
+
+export type QueryTimesheetArgs = {
+  timesheetId: Scalars['Int']['input'];
+};
+
+/** An employee of the calling key’s company. */
+export type Staff = Node & {
+  __typename?: 'Staff';
+  email?: Maybe<Scalars['String']['output']>;
+  employeeId: Scalars['Int']['output'];
+  employeeReferenceNumber?: Maybe<Scalars['String']['output']>;
+  firstName?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  lastName?: Maybe<Scalars['String']['output']>;
+  /** The employee’s licenses ordered by securityLicenseId. A cursor keeps the filter and page size it was issued with. */
+  licenses: StaffLicensesConnection;
+  mobile?: Maybe<Scalars['String']['output']>;
+  staffId?: Maybe<Scalars['String']['output']>;
+  subcontractorCompany?: Maybe<Scalars['String']['output']>;
+};
+
+
+/** An employee of the calling key’s company. */
+export type StaffLicensesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  licenseNumber?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type StaffLicensesConnection = {
+  __typename?: 'StaffLicensesConnection';
+  edges: Array<StaffLicensesConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type StaffLicensesConnectionEdge = {
+  __typename?: 'StaffLicensesConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: License;
+};
+
+/** A webhook subscriber of the calling key’s company. */
+export type Subscriber = Node & {
+  __typename?: 'Subscriber';
+  /** The pairs this subscriber can subscribe to. */
+  eventFilters: Array<EventFilter>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  subscriberId: Scalars['Int']['output'];
+  /** The subscriber’s subscriptions by id; all of them when no page arguments are given. */
+  subscriptions: SubscriberSubscriptionsConnection;
+};
+
+
+/** A webhook subscriber of the calling key’s company. */
+export type SubscriberSubscriptionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type SubscriberSubscriptionsConnection = {
+  __typename?: 'SubscriberSubscriptionsConnection';
+  edges: Array<SubscriberSubscriptionsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type SubscriberSubscriptionsConnectionEdge = {
+  __typename?: 'SubscriberSubscriptionsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: EventSubscription;
+};
+
+/** One timesheet entry (contract 2.3). Visible only when its company, customer and site are within the calling key. */
+export type Timesheet = Node & {
+  __typename?: 'Timesheet';
+  allowances?: Maybe<Scalars['JSON']['output']>;
+  approvedBy?: Maybe<Scalars['String']['output']>;
+  approvedDateTime?: Maybe<Scalars['DateTime']['output']>;
+  clockInCoordinates?: Maybe<Scalars['JSON']['output']>;
+  clockOutCoordinates?: Maybe<Scalars['JSON']['output']>;
+  customerApiId: Scalars['Int']['output'];
+  customerApprovalStatus?: Maybe<Scalars['String']['output']>;
+  customerApprovedDateTime?: Maybe<Scalars['DateTime']['output']>;
+  customerApprover?: Maybe<Scalars['String']['output']>;
+  customerName?: Maybe<Scalars['String']['output']>;
+  email?: Maybe<Scalars['String']['output']>;
+  employeeId: Scalars['String']['output'];
+  employeeReferenceNumber?: Maybe<Scalars['String']['output']>;
+  entryType?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  /** Minutes. */
+  invoiceBreakTime?: Maybe<Scalars['Int']['output']>;
+  invoiceEndTime?: Maybe<Scalars['DateTime']['output']>;
+  invoiceStartTime?: Maybe<Scalars['DateTime']['output']>;
+  lock?: Maybe<Scalars['Boolean']['output']>;
+  mobile?: Maybe<Scalars['String']['output']>;
+  notes?: Maybe<Scalars['JSON']['output']>;
+  /** Minutes. */
+  payBreakTime?: Maybe<Scalars['Int']['output']>;
+  payEndTime?: Maybe<Scalars['DateTime']['output']>;
+  payStartTime?: Maybe<Scalars['DateTime']['output']>;
+  paygroup?: Maybe<Scalars['String']['output']>;
+  position?: Maybe<Scalars['String']['output']>;
+  scheduleNotes?: Maybe<Scalars['JSON']['output']>;
+  scheduledEndTime?: Maybe<Scalars['DateTime']['output']>;
+  scheduledStartTime?: Maybe<Scalars['DateTime']['output']>;
+  service?: Maybe<Scalars['String']['output']>;
+  siteApiId: Scalars['Int']['output'];
+  siteName?: Maybe<Scalars['String']['output']>;
+  staffId?: Maybe<Scalars['String']['output']>;
+  staffName?: Maybe<Scalars['String']['output']>;
+  staffSubmittedTimesheetTimes?: Maybe<Scalars['JSON']['output']>;
+  status?: Maybe<Scalars['String']['output']>;
+  subcontractorCompany?: Maybe<Scalars['String']['output']>;
+  timeclockBreakEndTime?: Maybe<Scalars['DateTime']['output']>;
+  timeclockBreakStartTime?: Maybe<Scalars['DateTime']['output']>;
+  timeclockEndTime?: Maybe<Scalars['DateTime']['output']>;
+  timeclockStartTime?: Maybe<Scalars['DateTime']['output']>;
+  timesheetId: Scalars['Int']['output'];
+};
+
+export type UpdateEventSubscriptionInput = {
+  /** Deliver (true) or pause (false). */
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+  subscriptionId: Scalars['Int']['input'];
+  /** New delivery URI. */
+  uri?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateSubscriptionMutationVariables = Exact<{
+  subscriberId: number;
+  uri: string;
+  event?: string | null | undefined;
+  eventType?: string | null | undefined;
+  webhookSubscriberEventFilterId?: number | null | undefined;
+}>;
+
+
+export type CreateSubscriptionMutation = { createEventSubscription: { eventSubscription: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } } | null };
+
+export type ContractSubscriptionFragment = { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number };
+
+export type StaffLicensesQueryVariables = Exact<{
+  employeeId: number;
+  licenseNumber?: string | null | undefined;
+  first?: number | null | undefined;
+  last?: number | null | undefined;
+  after?: string | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type StaffLicensesQuery = { staff: { licenses: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { securityLicenseId: number, employeeId: number, firstName: string | null, lastName: string | null, state: string | null, licenseNumber: string | null, status: string | null, expiryDate: string | null, reminder: number | null, critical: boolean | null, attachmentLink: string | null, licenceSector: string | null, isInvalidLicense: boolean | null, employeeSecurityLicenseInfo: { employeeSecurityLicenseId: number, currentStatus: string | null, expiryDate: string | null, licenceSector: string | null } } }> } } | null };
+
+export type SubscriberSubscriptionsQueryVariables = Exact<{
+  subscriberId: number;
+}>;
+
+
+export type SubscriberSubscriptionsQuery = { subscriber: { subscriptions: { edges: Array<{ node: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } }> } } | null };
+
+export type TimesheetQueryVariables = Exact<{
+  timesheetId: number;
+}>;
+
+
+export type TimesheetQuery = { timesheet: { timesheetId: number, customerName: string | null, customerApiId: number, siteName: string | null, siteApiId: number, staffId: string | null, staffName: string | null, employeeId: string, employeeReferenceNumber: string | null, email: string | null, mobile: string | null, subcontractorCompany: string | null, entryType: string | null, position: string | null, service: string | null, paygroup: string | null, scheduledStartTime: string | null, scheduledEndTime: string | null, timeclockStartTime: string | null, clockInCoordinates: unknown, timeclockBreakStartTime: string | null, timeclockBreakEndTime: string | null, timeclockEndTime: string | null, clockOutCoordinates: unknown, staffSubmittedTimesheetTimes: unknown, payStartTime: string | null, payEndTime: string | null, payBreakTime: number | null, invoiceStartTime: string | null, invoiceEndTime: string | null, invoiceBreakTime: number | null, notes: unknown, allowances: unknown, status: string | null, approvedBy: string | null, approvedDateTime: string | null, customerApprovalStatus: string | null, customerApprover: string | null, customerApprovedDateTime: string | null, lock: boolean | null, scheduleNotes: unknown } | null };
+
+export type UpdateSubscriptionMutationVariables = Exact<{
+  subscriptionId: number;
+  uri?: string | null | undefined;
+  isActive?: boolean | null | undefined;
+}>;
+
+
+export type UpdateSubscriptionMutation = { updateEventSubscription: { eventSubscription: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } } | null };
+
+export const ContractSubscriptionFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<ContractSubscriptionFragment, unknown>;
+export const CreateSubscriptionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSubscription"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uri"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"event"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"eventType"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEventSubscription"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"subscriberId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"uri"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uri"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"event"},"value":{"kind":"Variable","name":{"kind":"Name","value":"event"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"eventType"},"value":{"kind":"Variable","name":{"kind":"Name","value":"eventType"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventSubscription"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<CreateSubscriptionMutation, CreateSubscriptionMutationVariables>;
+export const StaffLicensesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StaffLicenses"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"employeeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"licenseNumber"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"staff"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"employeeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"employeeId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"licenses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"licenseNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"licenseNumber"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"securityLicenseId"}},{"kind":"Field","name":{"kind":"Name","value":"employeeId"}},{"kind":"Field","name":{"kind":"Name","value":"firstName"}},{"kind":"Field","name":{"kind":"Name","value":"lastName"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"licenseNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"expiryDate"}},{"kind":"Field","name":{"kind":"Name","value":"reminder"}},{"kind":"Field","name":{"kind":"Name","value":"critical"}},{"kind":"Field","name":{"kind":"Name","value":"attachmentLink"}},{"kind":"Field","name":{"kind":"Name","value":"licenceSector"}},{"kind":"Field","name":{"kind":"Name","value":"isInvalidLicense"}},{"kind":"Field","name":{"kind":"Name","value":"employeeSecurityLicenseInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"employeeSecurityLicenseId"}},{"kind":"Field","name":{"kind":"Name","value":"currentStatus"}},{"kind":"Field","name":{"kind":"Name","value":"expiryDate"}},{"kind":"Field","name":{"kind":"Name","value":"licenceSector"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<StaffLicensesQuery, StaffLicensesQueryVariables>;
+export const SubscriberSubscriptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SubscriberSubscriptions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriber"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"subscriberId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<SubscriberSubscriptionsQuery, SubscriberSubscriptionsQueryVariables>;
+export const TimesheetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Timesheet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timesheetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timesheet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"timesheetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timesheetId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timesheetId"}},{"kind":"Field","name":{"kind":"Name","value":"customerName"}},{"kind":"Field","name":{"kind":"Name","value":"customerApiId"}},{"kind":"Field","name":{"kind":"Name","value":"siteName"}},{"kind":"Field","name":{"kind":"Name","value":"siteApiId"}},{"kind":"Field","name":{"kind":"Name","value":"staffId"}},{"kind":"Field","name":{"kind":"Name","value":"staffName"}},{"kind":"Field","name":{"kind":"Name","value":"employeeId"}},{"kind":"Field","name":{"kind":"Name","value":"employeeReferenceNumber"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"mobile"}},{"kind":"Field","name":{"kind":"Name","value":"subcontractorCompany"}},{"kind":"Field","name":{"kind":"Name","value":"entryType"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"paygroup"}},{"kind":"Field","name":{"kind":"Name","value":"scheduledStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"scheduledEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"clockInCoordinates"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockBreakStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockBreakEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"clockOutCoordinates"}},{"kind":"Field","name":{"kind":"Name","value":"staffSubmittedTimesheetTimes"}},{"kind":"Field","name":{"kind":"Name","value":"payStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"payEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"payBreakTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceBreakTime"}},{"kind":"Field","name":{"kind":"Name","value":"notes"}},{"kind":"Field","name":{"kind":"Name","value":"allowances"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"approvedBy"}},{"kind":"Field","name":{"kind":"Name","value":"approvedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprovalStatus"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprover"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprovedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"lock"}},{"kind":"Field","name":{"kind":"Name","value":"scheduleNotes"}}]}}]}}]} as unknown as DocumentNode<TimesheetQuery, TimesheetQueryVariables>;
+export const UpdateSubscriptionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateSubscription"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uri"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"isActive"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateEventSubscription"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"subscriptionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"uri"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uri"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"isActive"},"value":{"kind":"Variable","name":{"kind":"Name","value":"isActive"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventSubscription"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<UpdateSubscriptionMutation, UpdateSubscriptionMutationVariables>;

@@ -1,0 +1,35 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { forbidden } from '../errors.js';
+import type { GraphQLContext } from './context.js';
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  AuthScopes: { developer: boolean; timesheet: boolean };
+  Scalars: {
+    DateTime: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    // The KeyType rule of the contract: which kind of key may read which kind of record.
+    authScopes: (context) => ({
+      developer: context.principal.keyType === 'developer',
+      timesheet: context.principal.keyType === 'timesheet',
+    }),
+    unauthorizedError: () => forbidden('This API key type may not access this resource'),
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

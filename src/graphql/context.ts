@@ -1,0 +1,16 @@
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/knex.js';
+import type { CursorCodec } from '../pagination/cursor-codec.js';
+
+/** Long-lived things every request may use; created once per app. */
+export interface Services {
+  db: Db;
+  cursors: CursorCodec;
+  now: () => Date;
+}
+
+/** The per-request context. The Principal is resolved before GraphQL runs. */
+export interface GraphQLContext {
+  principal: Principal;
+  services: Services;
+}

@@ -1,0 +1,83 @@
+import { checkDeliveryUri } from '../../domain/delivery-uri.js';
+import { badInput, conflict, notFound } from '../../errors.js';
+import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
+import { insertSubscription, uriTaken } from '../../repositories/subscriptions.js';
+import { builder } from '../builder.js';
+import { DEVELOPER_ONLY } from '../types/access.js';
+import { EventSubscription } from '../types/event-subscription.js';
+
+const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionInput', {
+  fields: (t) => ({
+    subscriberId: t.int({ required: true }),
+    uri: t.string({ required: true, description: 'Absolute http(s) URL that receives the events.' }),
+    event: t.string({ description: 'With eventType: which of the subscriber’s pairs to subscribe to.' }),
+    eventType: t.string(),
+    webhookSubscriberEventFilterId: t.int({ description: 'Alternatively, the event filter by id.' }),
+  }),
+});
+
+export const EventSubscriptionPayload = builder.objectRef<{ subscriptionId: number }>('EventSubscriptionPayload').implement({
+  fields: (t) => ({
+    eventSubscription: t.field({ type: EventSubscription, resolve: (payload) => payload.subscriptionId }),
+  }),
+});
+
+function describe(filters: EventFilterRecord[]): string {
+  if (filters.length === 0) return 'it has no event filters';
+  return `its pairs are ${filters.map((f) => `${f.event}/${f.eventType} (webhookSubscriberEventFilterId ${f.webhookSubscriberEventFilterId})`).join(', ')}`;
+}
+
+/**
+ * The contract's create body has only subscriberId and uri, yet a subscription binds one
+ * event/eventType pair: the pair is chosen explicitly, or is the subscriber's only one.
+ */
+function chooseFilter(
+  filters: EventFilterRecord[],
+  subscriberId: number,
+  choice: { event?: string | null; eventType?: string | null; webhookSubscriberEventFilterId?: number | null },
+): EventFilterRecord {
+  const byId = choice.webhookSubscriberEventFilterId;
+  const { event, eventType } = choice;
+  if ((event != null) !== (eventType != null)) throw badInput('event and eventType must be given together');
+  let candidates = filters;
+  if (byId != null) candidates = candidates.filter((f) => f.webhookSubscriberEventFilterId === byId);
+  if (event != null) candidates = candidates.filter((f) => f.event === event && f.eventType === eventType);
+  const [only] = candidates;
+  if (candidates.length === 1 && only) return only;
+  const asked = byId != null || event != null;
+  const problem = asked
+    ? `Subscriber ${subscriberId} has no event filter matching that choice`
+    : `Subscriber ${subscriberId} has ${filters.length === 0 ? 'no' : 'several'} event filters; choose one with event and eventType or webhookSubscriberEventFilterId`;
+  throw badInput(`${problem}: ${describe(filters)}`);
+}
+
+builder.mutationField('createEventSubscription', (t) =>
+  t.field({
+    type: EventSubscriptionPayload,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description: 'Subscribes a delivery URI to one of a subscriber’s event/eventType pairs. New subscriptions are active.',
+    args: { input: t.arg({ type: CreateEventSubscriptionInput, required: true }) },
+    resolve: async (_root, { input }, context) => {
+      const { db, now } = context.services;
+      if (input.subscriberId < 1) throw badInput('subscriberId must be a positive integer');
+      const uri = checkDeliveryUri(input.uri);
+      const [subscriber] = await loadSubscribers(db, context.principal, [input.subscriberId]);
+      if (!subscriber) throw notFound(`Subscriber ${input.subscriberId} not found`);
+      const [filters = []] = await eventFiltersOf(db, [subscriber.subscriberId]);
+      const filter = chooseFilter(filters, subscriber.subscriberId, input);
+      const subscriptionId = await db.transaction(async (trx) => {
+        if (await uriTaken(trx, filter.webhookSubscriberEventFilterId, uri, null)) {
+          throw conflict(`${uri} is already subscribed to ${filter.event}/${filter.eventType}`);
+        }
+        return insertSubscription(trx, {
+          subscriberId: subscriber.subscriberId,
+          eventFilterId: filter.webhookSubscriberEventFilterId,
+          uri,
+          now: now().toISOString(),
+        });
+      });
+      return { subscriptionId };
+    },
+  }),
+);

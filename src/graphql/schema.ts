@@ -1,0 +1,17 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.js';
+import './types/scalars.js';
+import './types/license.js';
+import './types/staff.js';
+import './types/timesheet.js';
+import './types/event-subscription.js';
+import './types/subscriber.js';
+import './mutations/create-event-subscription.js';
+import './mutations/update-event-subscription.js';
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema/schema.graphql. */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

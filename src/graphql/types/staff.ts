@@ -1,0 +1,58 @@
+import { notFound } from '../../errors.js';
+import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
+import { licensePage } from '../../repositories/licenses.js';
+import { loadStaff, type StaffRecord } from '../../repositories/staff.js';
+import { builder } from '../builder.js';
+import { DEVELOPER_ONLY } from './access.js';
+import { License } from './license.js';
+
+export const DEFAULT_LICENSE_PAGE_SIZE = 20;
+
+export const Staff = builder.loadableNode('Staff', {
+  description: 'An employee of the calling key’s company.',
+  authScopes: DEVELOPER_ONLY,
+  id: { resolve: (staff: StaffRecord) => staff.employeeId, parse: (id: string) => Number(id) },
+  load: async (ids: number[], context) =>
+    (await loadStaff(context.services.db, context.principal, ids)).map(
+      (staff, i) => staff ?? notFound(`Staff ${ids[i]} not found`),
+    ),
+  sort: (staff) => staff.employeeId,
+  fields: (t) => ({
+    employeeId: t.exposeInt('employeeId'),
+    staffId: t.exposeString('staffId', { nullable: true }),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    employeeReferenceNumber: t.exposeString('employeeReferenceNumber', { nullable: true }),
+    email: t.exposeString('email', { nullable: true }),
+    mobile: t.exposeString('mobile', { nullable: true }),
+    subcontractorCompany: t.exposeString('subcontractorCompany', { nullable: true }),
+    licenses: t.connection({
+      type: License,
+      description:
+        'The employee’s licenses ordered by securityLicenseId. A cursor keeps the filter and page size it was issued with.',
+      args: { licenseNumber: t.arg.string({ description: 'Only the license with exactly this number.' }) },
+      resolve: async (staff, args, context) => {
+        const list = {
+          kind: 'license',
+          owner: staff.employeeId,
+          filter: args.licenseNumber,
+          defaultSize: DEFAULT_LICENSE_PAGE_SIZE,
+        };
+        const page = readConnectionArgs(args, list, context.services.cursors);
+        const rows = await licensePage(context.services.db, context.principal, staff.employeeId, page);
+        return buildConnection(rows, page, list, (l) => l.securityLicenseId, context.services.cursors);
+      },
+    }),
+  }),
+});
+
+builder.queryField('staff', (t) =>
+  t.field({
+    type: Staff,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description: 'One employee of the caller’s company (developer keys).',
+    args: { employeeId: t.arg.int({ required: true }) },
+    resolve: (_root, args) => args.employeeId,
+  }),
+);

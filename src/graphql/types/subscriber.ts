@@ -1,0 +1,61 @@
+import { notFound } from '../../errors.js';
+import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
+import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
+import { subscriptionsOf } from '../../repositories/subscriptions.js';
+import { builder } from '../builder.js';
+import { DEVELOPER_ONLY } from './access.js';
+import { EventSubscription } from './event-subscription.js';
+
+export const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
+  description: 'An event/eventType pair a subscriber may subscribe a URI to.',
+  fields: (t) => ({
+    webhookSubscriberEventFilterId: t.exposeInt('webhookSubscriberEventFilterId'),
+    event: t.exposeString('event'),
+    eventType: t.exposeString('eventType'),
+  }),
+});
+
+export const Subscriber = builder.loadableNode('Subscriber', {
+  description: 'A webhook subscriber of the calling key’s company.',
+  authScopes: DEVELOPER_ONLY,
+  id: { resolve: (s: SubscriberRecord) => s.subscriberId, parse: (id: string) => Number(id) },
+  load: async (ids: number[], context) =>
+    (await loadSubscribers(context.services.db, context.principal, ids)).map(
+      (subscriber, i) => subscriber ?? notFound(`Subscriber ${ids[i]} not found`),
+    ),
+  sort: (subscriber) => subscriber.subscriberId,
+  fields: (t) => ({
+    subscriberId: t.exposeInt('subscriberId'),
+    name: t.exposeString('name'),
+    eventFilters: t.loadableList({
+      type: EventFilter,
+      description: 'The pairs this subscriber can subscribe to.',
+      load: (subscriberIds: number[], context) => eventFiltersOf(context.services.db, subscriberIds),
+      resolve: (subscriber) => subscriber.subscriberId,
+    }),
+    subscriptions: t.connection({
+      type: EventSubscription,
+      description: 'The subscriber’s subscriptions by id; all of them when no page arguments are given.',
+      resolve: async (subscriber, args, context) => {
+        const { db, cursors } = context.services;
+        const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: 20 };
+        const paged = args.first != null || args.last != null || args.after != null || args.before != null;
+        const page = paged ? readConnectionArgs(args, list, cursors) : null;
+        const rows = await subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
+        const wholeList = { direction: 'forward', afterKey: null, beforeKey: null, size: rows.length, filter: null } as const;
+        return buildConnection(rows, page ?? wholeList, list, (s) => s.subscriptionId, cursors);
+      },
+    }),
+  }),
+});
+
+builder.queryField('subscriber', (t) =>
+  t.field({
+    type: Subscriber,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description: 'One webhook subscriber of the caller’s company (developer keys).',
+    args: { subscriberId: t.arg.int({ required: true }) },
+    resolve: (_root, args) => args.subscriberId,
+  }),
+);

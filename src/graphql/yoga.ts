@@ -1,0 +1,50 @@
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { Principal } from '../auth/principal.js';
+import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
+import type { GraphQLContext, Services } from './context.js';
+import { schema } from './schema.js';
+
+/** What the HTTP layer hands to yoga: the caller, already authenticated. */
+export interface ServerContext {
+  principal?: Principal;
+}
+
+export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
+
+const EXAMPLE_QUERY = `# Get a token first: POST /api/external/token/request {"apiKey": "…"},
+# then put it in the Authorization header below.
+query Licenses {
+  staff(employeeId: 1001) {
+    firstName
+    lastName
+    licenses(first: 5) {
+      edges { node { securityLicenseId licenseNumber status expiryDate } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}
+`;
+
+export function createYogaApp(services: Services, options: { graphiqlSubscriptionKey?: string } = {}): YogaApp {
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    renderGraphiQL,
+    graphiql: {
+      title: 'shiftgate GraphiQL',
+      defaultQuery: EXAMPLE_QUERY,
+      headers: JSON.stringify({
+        [SUBSCRIPTION_KEY_HEADER]: options.graphiqlSubscriptionKey ?? '<subscription key>',
+        Authorization: 'Bearer <access token>',
+      }),
+    },
+    context: ({ principal }): GraphQLContext => {
+      // The HTTP layer never lets an unauthenticated request reach execution.
+      if (!principal) throw new Error('request reached GraphQL without a principal');
+      return { principal, services };
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import type { IncomingMessage } from 'node:http';
+import { apiError, badInput } from '../errors.js';
+import { readBody } from './read-body.js';
+
+export function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && /^application\/json\s*(;|$)/i.test(header.trim());
+}
+
+/**
+ * Reads a JSON object body: Content-Type must be application/json (415), the text must
+ * parse (400), it must be an object (400), and only `allowed` keys may appear (400).
+ */
+export async function readJsonObject(
+  req: IncomingMessage,
+  limit: number,
+  allowed: ReadonlySet<string>,
+): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, limit);
+  if (!isJsonContentType(req.headers['content-type'])) {
+    throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badInput('Request body is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw badInput('Request body must be a JSON object');
+  }
+  const unknown = Object.keys(parsed).filter((key) => !allowed.has(key));
+  if (unknown.length > 0) {
+    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  }
+  return parsed as Record<string, unknown>;
+}

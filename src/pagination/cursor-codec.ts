@@ -1,0 +1,59 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { badCursor } from '../errors.js';
+
+/**
+ * What a cursor remembers: which list it belongs to (kind + owner), the filter and page size
+ * it was issued with, and the last key seen. A cursor is signed, so a tampered or foreign
+ * cursor is refused instead of silently paging somewhere else.
+ */
+export interface CursorPayload {
+  kind: string;
+  owner: number;
+  filter: string | null;
+  size: number;
+  key: number;
+}
+
+const SIGNATURE_BYTES = 12;
+
+export class CursorCodec {
+  private readonly key: Buffer;
+
+  constructor(secret: Uint8Array) {
+    this.key = createHmac('sha256', Buffer.from(secret)).update('shiftgate cursor key v1').digest();
+  }
+
+  encode(payload: CursorPayload): string {
+    const body = Buffer.from(
+      JSON.stringify([payload.kind, payload.owner, payload.filter, payload.size, payload.key]),
+    ).toString('base64url');
+    return `${body}.${this.sign(body).toString('base64url')}`;
+  }
+
+  /** Decodes a cursor issued for this kind and owner; anything else is a BAD_CURSOR error. */
+  decode(cursor: string, kind: string, owner: number): CursorPayload {
+    const invalid = () => badCursor('The page cursor is malformed or was not issued for this list');
+    if (cursor.length > 512) throw invalid();
+    const [body, signature, extra] = cursor.split('.');
+    if (!body || !signature || extra !== undefined) throw invalid();
+    const given = Buffer.from(signature, 'base64url');
+    const expected = this.sign(body);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid();
+    }
+    if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
+    const [k, o, f, s, key] = parsed as unknown[];
+    if (k !== kind || o !== owner) throw invalid();
+    if (f !== null && typeof f !== 'string') throw invalid();
+    if (!Number.isInteger(s) || !Number.isSafeInteger(key)) throw invalid();
+    return { kind, owner, filter: f, size: s as number, key: key as number };
+  }
+
+  private sign(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest().subarray(0, SIGNATURE_BYTES);
+  }
+}

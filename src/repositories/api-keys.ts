@@ -1,0 +1,102 @@
+import type { Db } from '../db/knex.js';
+import { isKeyType, type KeyType, type Principal } from '../auth/principal.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key-secret.js';
+
+export interface ApiKeyRecord {
+  id: number;
+  keyType: KeyType;
+  companyId: number;
+  customerIds: number[];
+  siteIds: number[];
+  name: string | null;
+  keyPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+interface ApiKeyRow {
+  id: number;
+  key_type: string;
+  company_id: number;
+  customer_ids: string;
+  site_ids: string;
+  name: string | null;
+  key_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  if (!isKeyType(row.key_type)) throw new Error(`api key ${row.id} has unknown type`);
+  return {
+    id: Number(row.id),
+    keyType: row.key_type,
+    companyId: Number(row.company_id),
+    customerIds: JSON.parse(row.customer_ids) as number[],
+    siteIds: JSON.parse(row.site_ids) as number[],
+    name: row.name,
+    keyPrefix: row.key_prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function principalOf(record: ApiKeyRecord): Principal {
+  return {
+    keyId: record.id,
+    keyType: record.keyType,
+    companyId: record.companyId,
+    customerIds: record.customerIds,
+    siteIds: record.siteIds,
+  };
+}
+
+export interface NewApiKey {
+  keyType: KeyType;
+  companyId: number;
+  customerIds?: number[];
+  siteIds?: number[];
+  name?: string | null;
+  /** Only for well-known demo keys; otherwise a random key is generated. */
+  apiKey?: string;
+}
+
+/** Stores a new key (hashed) and returns the plaintext once. */
+export async function createApiKey(db: Db, input: NewApiKey): Promise<ApiKeyRecord & { apiKey: string }> {
+  const apiKey = input.apiKey ?? generateApiKey();
+  const row = {
+    key_hash: hashApiKey(apiKey),
+    key_prefix: apiKeyPrefix(apiKey),
+    key_type: input.keyType,
+    company_id: input.companyId,
+    customer_ids: JSON.stringify(input.customerIds ?? []),
+    site_ids: JSON.stringify(input.siteIds ?? []),
+    name: input.name ?? null,
+    created_at: new Date().toISOString(),
+    revoked_at: null,
+  };
+  const [inserted] = await db('api_keys').insert(row).returning('id');
+  const id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+  return { ...toRecord({ ...row, id }), apiKey };
+}
+
+export async function findApiKeyByPlaintext(db: Db, apiKey: string): Promise<ApiKeyRecord | null> {
+  const row = (await db('api_keys').where({ key_hash: hashApiKey(apiKey) }).first()) as ApiKeyRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export async function findApiKeyById(db: Db, id: number): Promise<ApiKeyRecord | null> {
+  const row = (await db('api_keys').where({ id }).first()) as ApiKeyRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
+  const rows = (await db('api_keys').orderBy('id')) as ApiKeyRow[];
+  return rows.map(toRecord);
+}
+
+/** Marks a key revoked; true when a key was found that was not already revoked. */
+export async function revokeApiKey(db: Db, id: number): Promise<boolean> {
+  const count = await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() });
+  return count > 0;
+}

@@ -1,0 +1,38 @@
+import type { Db } from '../db/knex.js';
+import type { Principal } from '../auth/principal.js';
+import { alignById, toText } from './columns.js';
+import { withinCompany } from './tenant-scope.js';
+
+export interface StaffRecord {
+  employeeId: number;
+  companyId: number;
+  staffId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  employeeReferenceNumber: string | null;
+  email: string | null;
+  mobile: string | null;
+  subcontractorCompany: string | null;
+}
+
+function toStaff(row: Record<string, unknown>): StaffRecord {
+  return {
+    employeeId: Number(row.id),
+    companyId: Number(row.company_id),
+    staffId: toText(row.staff_id),
+    firstName: toText(row.first_name),
+    lastName: toText(row.last_name),
+    employeeReferenceNumber: toText(row.employee_reference_number),
+    email: toText(row.email),
+    mobile: toText(row.mobile),
+    subcontractorCompany: toText(row.subcontractor_company),
+  };
+}
+
+export async function loadStaff(db: Db, principal: Principal, ids: readonly number[]): Promise<(StaffRecord | null)[]> {
+  const rows = (await withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal)) as Record<
+    string,
+    unknown
+  >[];
+  return alignById(ids, rows.map(toStaff), (s) => s.employeeId);
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../db/knex.js';
+import type { Principal } from '../auth/principal.js';
+import { alignById, fromJson, toBool, toInt, toText } from './columns.js';
+import { withinTimesheetScope } from './tenant-scope.js';
+
+/** A timesheet entry with everything the contract derives from its site, customer and staff. */
+export interface TimesheetRecord {
+  timesheetId: number;
+  companyId: number;
+  siteId: number;
+  customerId: number;
+  customerName: string | null;
+  customerApiId: number;
+  siteName: string | null;
+  siteApiId: number;
+  staffId: string | null;
+  staffName: string | null;
+  employeeId: string;
+  employeeReferenceNumber: string | null;
+  email: string | null;
+  mobile: string | null;
+  subcontractorCompany: string | null;
+  entryType: string | null;
+  position: string | null;
+  service: string | null;
+  paygroup: string | null;
+  scheduledStartTime: string | null;
+  scheduledEndTime: string | null;
+  timeclockStartTime: string | null;
+  clockInCoordinates: unknown;
+  timeclockBreakStartTime: string | null;
+  timeclockBreakEndTime: string | null;
+  timeclockEndTime: string | null;
+  clockOutCoordinates: unknown;
+  staffSubmittedTimesheetTimes: unknown;
+  payStartTime: string | null;
+  payEndTime: string | null;
+  payBreakTime: number | null;
+  invoiceStartTime: string | null;
+  invoiceEndTime: string | null;
+  invoiceBreakTime: number | null;
+  notes: unknown;
+  allowances: unknown;
+  status: string | null;
+  approvedBy: string | null;
+  approvedDateTime: string | null;
+  customerApprovalStatus: string | null;
+  customerApprover: string | null;
+  customerApprovedDateTime: string | null;
+  lock: boolean | null;
+  scheduleNotes: unknown;
+}
+
+function staffName(first: unknown, last: unknown): string | null {
+  const name = [first, last].filter((part) => typeof part === 'string' && part !== '').join(' ');
+  return name === '' ? null : name;
+}
+
+function toTimesheet(row: Record<string, unknown>): TimesheetRecord {
+  return {
+    timesheetId: Number(row.timesheet_id),
+    companyId: Number(row.company_id),
+    siteId: Number(row.site_id),
+    customerId: Number(row.customer_id),
+    customerName: toText(row.customer_name),
+    customerApiId: Number(row.customer_id),
+    siteName: toText(row.site_name),
+    siteApiId: Number(row.site_id),
+    staffId: toText(row.staff_id),
+    staffName: staffName(row.first_name, row.last_name),
+    employeeId: String(row.employee_id),
+    employeeReferenceNumber: toText(row.employee_reference_number),
+    email: toText(row.email),
+    mobile: toText(row.mobile),
+    subcontractorCompany: toText(row.subcontractor_company),
+    entryType: toText(row.entry_type),
+    position: toText(row.position),
+    service: toText(row.service),
+    paygroup: toText(row.paygroup),
+    scheduledStartTime: toText(row.scheduled_start_time),
+    scheduledEndTime: toText(row.scheduled_end_time),
+    timeclockStartTime: toText(row.timeclock_start_time),
+    clockInCoordinates: fromJson(row.clock_in_coordinates),
+    timeclockBreakStartTime: toText(row.timeclock_break_start_time),
+    timeclockBreakEndTime: toText(row.timeclock_break_end_time),
+    timeclockEndTime: toText(row.timeclock_end_time),
+    clockOutCoordinates: fromJson(row.clock_out_coordinates),
+    staffSubmittedTimesheetTimes: fromJson(row.staff_submitted_timesheet_times),
+    payStartTime: toText(row.pay_start_time),
+    payEndTime: toText(row.pay_end_time),
+    payBreakTime: toInt(row.pay_break_time),
+    invoiceStartTime: toText(row.invoice_start_time),
+    invoiceEndTime: toText(row.invoice_end_time),
+    invoiceBreakTime: toInt(row.invoice_break_time),
+    notes: fromJson(row.notes),
+    allowances: fromJson(row.allowances),
+    status: toText(row.status),
+    approvedBy: toText(row.approved_by),
+    approvedDateTime: toText(row.approved_date_time),
+    customerApprovalStatus: toText(row.customer_approval_status),
+    customerApprover: toText(row.customer_approver),
+    customerApprovedDateTime: toText(row.customer_approved_date_time),
+    lock: toBool(row.lock),
+    scheduleNotes: fromJson(row.schedule_notes),
+  };
+}
+
+/** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
+export async function loadTimesheets(
+  db: Db,
+  principal: Principal,
+  ids: readonly number[],
+): Promise<(TimesheetRecord | null)[]> {
+  const query = db('timesheets as t')
+    .join('sites as si', 'si.id', 't.site_id')
+    .join('customers as c', 'c.id', 'si.customer_id')
+    .join('staff as st', 'st.id', 't.employee_id')
+    .select(
+      't.*',
+      'si.name as site_name',
+      'c.id as customer_id',
+      'c.name as customer_name',
+      'c.company_id',
+      'st.staff_id',
+      'st.first_name',
+      'st.last_name',
+      'st.employee_reference_number',
+      'st.email',
+      'st.mobile',
+      'st.subcontractor_company',
+    )
+    .whereIn('t.timesheet_id', ids as number[]);
+  withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
+  const rows = (await query) as Record<string, unknown>[];
+  return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
+}

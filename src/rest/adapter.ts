@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import type { Authenticator } from '../auth/authenticator.js';
+import { badInput, errorCodeOf, statusForCode } from '../errors.js';
+import { readJsonObject } from '../http/json-body.js';
+import { readBody } from '../http/read-body.js';
+import { sendJson } from '../http/respond.js';
+import type { YogaApp } from '../graphql/yoga.js';
+import { failureEnvelope, successEnvelope } from './envelope.js';
+import { sendFailure } from './send-failure.js';
+import type { RestInput, RestRoute } from './routes.js';
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  paramNames: string[];
+  /** Variables a JSON body may set: the operation's variables less those bound from the path. */
+  bodyVariables: Set<string>;
+}
+
+function compile(route: RestRoute): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    paramNames.push(name);
+    return '([^/]+)';
+  });
+  const operation = route.operation.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (!operation) throw new Error(`route ${route.path}: operation document has no operation`);
+  const pathBound = new Set(Object.keys(route.variables({ params: Object.fromEntries(paramNames.map((n) => [n, '1'])), query: new URLSearchParams(), body: undefined })));
+  const bodyVariables = new Set(
+    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !pathBound.has(name)),
+  );
+  return { route, pattern: new RegExp(`^${source}/?$`), paramNames, bodyVariables };
+}
+
+/** A GET may carry the nextPageParameter string as its body, raw or as a JSON string. */
+function cursorFromBody(raw: Buffer): URLSearchParams {
+  const text = raw.toString('utf8').trim();
+  if (text === '') return new URLSearchParams();
+  let value: unknown = text;
+  if (text.startsWith('"')) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badInput('Request body is not valid JSON');
+    }
+  }
+  if (typeof value !== 'string') throw badInput('A GET body may only carry a page parameter such as "after=…"');
+  return new URLSearchParams(value.startsWith('?') ? value.slice(1) : value);
+}
+
+function mergeQuery(url: URLSearchParams, fromBody: URLSearchParams): URLSearchParams {
+  if ([...fromBody.keys()].length === 0) return url;
+  const merged = new URLSearchParams(url);
+  for (const [name, value] of fromBody) merged.append(name, value);
+  return merged;
+}
+
+/** Maps a GraphQL result's errors to one HTTP status and the envelope's messages. */
+function failureOf(result: ExecutionResult): { status: number; messages: string[] } | null {
+  const errors = result.errors ?? [];
+  if (errors.length === 0) return null;
+  const coded = errors.find((e) => errorCodeOf(e) !== undefined);
+  // Without data, the request itself was refused (variable coercion): the caller's input.
+  const status = coded ? statusForCode(errorCodeOf(coded)) : 'data' in result ? 500 : 400;
+  const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
+  return { status, messages: relevant.map((e) => (status >= 500 ? 'Internal server error' : e.message)) };
+}
+
+export interface RestAdapterOptions {
+  yoga: YogaApp;
+  authenticator: Authenticator;
+  bodyLimitBytes: number;
+}
+
+/**
+ * The REST face of the API: each route runs its operation through yoga's own envelop
+ * pipeline and context factory, so REST and GraphQL share auth, scoping and resolvers.
+ */
+export class RestAdapter {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(
+    routes: RestRoute[],
+    private readonly options: RestAdapterOptions,
+  ) {
+    this.compiled = routes.map(compile);
+  }
+
+  /** Handles a request under /api; false when no route path matches (the caller sends 404). */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const matches = this.compiled
+      .map((c) => ({ c, m: c.pattern.exec(url.pathname) }))
+      .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
+    if (matches.length === 0) return false;
+    const hit = matches.find((x) => x.c.route.method === req.method);
+    if (!hit) {
+      const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
+      req.resume();
+      sendJson(res, 405, failureEnvelope(405, [`Method ${req.method} is not allowed here; use ${allow}`]), { allow });
+      return true;
+    }
+    try {
+      const { status, body } = await this.execute(hit.c, hit.m, req, url);
+      sendJson(res, status, body);
+    } catch (error) {
+      sendFailure(res, error);
+    }
+    return true;
+  }
+
+  private async execute(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, url: URL) {
+    const { route } = compiled;
+    const principal = await this.options.authenticator.authenticate(req.headers);
+    const params: Record<string, string> = {};
+    compiled.paramNames.forEach((name, i) => {
+      params[name] = decodeURIComponent(match[i + 1] ?? '');
+    });
+    const input: RestInput = { params, query: url.searchParams, body: undefined };
+    if (route.body === 'json') {
+      input.body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
+    } else {
+      const raw = await readBody(req, this.options.bodyLimitBytes);
+      if (route.body === 'cursor') input.query = mergeQuery(url.searchParams, cursorFromBody(raw));
+      else if (raw.length > 0) throw badInput('This endpoint takes no request body');
+    }
+    const variables = { ...input.body, ...route.variables(input) };
+    const { execute, contextFactory, schema } = this.options.yoga.getEnveloped({ principal });
+    const contextValue = await contextFactory();
+    const result = (await execute({
+      schema,
+      document: route.operation as DocumentNode,
+      variableValues: variables,
+      contextValue,
+    })) as ExecutionResult<never>;
+    const failure = failureOf(result);
+    if (failure) return { status: failure.status, body: failureEnvelope(failure.status, failure.messages) };
+    const shaped = route.result(result.data as never);
+    return { status: route.successStatus, body: successEnvelope(route.successStatus, shaped.data, shaped.page) };
+  }
+}

@@ -1,0 +1,46 @@
+import { STATUS_CODES } from 'node:http';
+
+/** The contract's response envelope (part 2.1), used by every REST response. */
+export interface Envelope {
+  status: { code: number; errorMessage: string };
+  data: unknown;
+  count: number;
+  message: string;
+  errors: { code: number; message: string }[];
+  nextPageParameter?: string;
+  prevPageParameter?: string;
+}
+
+export interface PageParameters {
+  nextPageParameter?: string | undefined;
+  prevPageParameter?: string | undefined;
+}
+
+function countOf(data: unknown): number {
+  if (Array.isArray(data)) return data.length;
+  return data === null || data === undefined ? 0 : 1;
+}
+
+export function successEnvelope(code: number, data: unknown, page?: PageParameters): Envelope {
+  const envelope: Envelope = {
+    status: { code, errorMessage: '' },
+    data,
+    count: countOf(data),
+    message: STATUS_CODES[code] ?? 'OK',
+    errors: [],
+  };
+  if (page?.nextPageParameter) envelope.nextPageParameter = page.nextPageParameter;
+  if (page?.prevPageParameter) envelope.prevPageParameter = page.prevPageParameter;
+  return envelope;
+}
+
+export function failureEnvelope(code: number, messages: string[]): Envelope {
+  const list = messages.length > 0 ? messages : [STATUS_CODES[code] ?? 'Error'];
+  return {
+    status: { code, errorMessage: list[0] ?? 'Error' },
+    data: null,
+    count: 0,
+    message: STATUS_CODES[code] ?? 'Error',
+    errors: list.map((message) => ({ code, message })),
+  };
+}

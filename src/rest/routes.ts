@@ -1,0 +1,127 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  CreateSubscriptionDocument,
+  StaffLicensesDocument,
+  SubscriberSubscriptionsDocument,
+  TimesheetDocument,
+  UpdateSubscriptionDocument,
+} from '../generated/operations.js';
+import type { PageParameters } from './envelope.js';
+import { positiveInt, readQuery } from './params.js';
+
+export interface RestInput {
+  params: Record<string, string>;
+  /** URL query parameters, merged with a cursor sent as the body of a GET. */
+  query: URLSearchParams;
+  /** The parsed JSON object of a POST or PUT. */
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * One row of the route table: which operation file serves the path, how the request
+ * becomes its variables, and how its result becomes the envelope's data.
+ */
+export interface RestRoute<TData = unknown> {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  operation: TypedDocumentNode<TData, Record<string, unknown>>;
+  successStatus: number;
+  /** 'json': the body is a JSON object of operation variables. 'cursor': a GET may carry a page cursor. */
+  body: 'json' | 'cursor' | 'none';
+  /** Variables bound from the path and query string (body variables are added by the adapter). */
+  variables: (input: RestInput) => Record<string, unknown>;
+  result: (data: TData) => { data: unknown; page?: PageParameters };
+}
+
+function route<TData, TVariables>(row: Omit<RestRoute<TData>, 'operation'> & { operation: TypedDocumentNode<TData, TVariables> }): RestRoute {
+  return row as unknown as RestRoute;
+}
+
+/** A GraphQL page cursor becomes a query-string fragment the caller can append verbatim. */
+function pageParameters(pageInfo: {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor?: string | null;
+  endCursor?: string | null;
+}): PageParameters {
+  return {
+    nextPageParameter: pageInfo.hasNextPage && pageInfo.endCursor ? `after=${pageInfo.endCursor}` : undefined,
+    prevPageParameter: pageInfo.hasPreviousPage && pageInfo.startCursor ? `before=${pageInfo.startCursor}` : undefined,
+  };
+}
+
+export const routes: RestRoute[] = [
+  route({
+    method: 'GET',
+    path: '/api/external/staffs/:id/licenses',
+    operation: StaffLicensesDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ params, query }) => {
+      const q = readQuery(query, ['licenseNumber', 'pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return {
+        employeeId: positiveInt(params.id, 'id'),
+        licenseNumber: q.get('licenseNumber'),
+        after: q.get('after'),
+        before,
+        // Paging backwards asks for the last N before the cursor.
+        [before !== undefined ? 'last' : 'first']: pageSize,
+      };
+    },
+    result: (data) => {
+      const licenses = data.staff?.licenses;
+      if (!licenses) return { data: [] };
+      return { data: licenses.edges.map((edge) => edge.node), page: pageParameters(licenses.pageInfo) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/timesheets/:id',
+    operation: TimesheetDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { timesheetId: positiveInt(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.timesheet }),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/webhook/subscriptions',
+    operation: CreateSubscriptionDocument,
+    successStatus: 201,
+    body: 'json',
+    variables: ({ query }) => {
+      readQuery(query, []);
+      return {};
+    },
+    result: (data) => ({ data: data.createEventSubscription?.eventSubscription }),
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/webhook/subscriptions/:id',
+    operation: UpdateSubscriptionDocument,
+    successStatus: 200,
+    body: 'json',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: positiveInt(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.updateEventSubscription?.eventSubscription }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/webhook/subscribers/:subscriberId/subscriptions',
+    operation: SubscriberSubscriptionsDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriberId: positiveInt(params.subscriberId, 'subscriberId') };
+    },
+    result: (data) => ({ data: data.subscriber?.subscriptions.edges.map((edge) => edge.node) ?? [] }),
+  }),
+];
