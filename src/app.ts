@@ -14,6 +14,7 @@ import { failureEnvelope } from './rest/envelope.js';
 import { routes } from './rest/routes.js';
 import { sendFailure } from './rest/send-failure.js';
 import { handleTokenRequest, TOKEN_PATH } from './rest/token-route.js';
+import { createWebhookServices, WebhookWorkers } from './webhooks/service.js';
 
 export interface App {
   config: Config;
@@ -23,6 +24,8 @@ export interface App {
   tokens: TokenIssuer;
   yoga: YogaApp;
   server: Server;
+  /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
+  webhooks: WebhookWorkers;
   close(): Promise<void>;
 }
 
@@ -38,10 +41,18 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   const tokens = new TokenIssuer(secret, config.tokenTtlSeconds, now);
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
-  const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()) };
+  const webhookServices = createWebhookServices(config.webhooks);
+  const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
   const yoga = createYogaApp(services, {
     graphiqlSubscriptionKey: config.demoSubscriptionKey ? config.subscriptionKeys[0] : undefined,
   });
+  // Background work gets its own connection (when the database allows a second one), so it
+  // never queues behind or interleaves with request statements; it renders payloads through
+  // an identical yoga instance bound to that connection.
+  const shareable = options.db !== undefined || (config.database.client === 'sqlite' && config.database.filename === ':memory:');
+  const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
+  const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb });
+  const webhooks = new WebhookWorkers({ db: backgroundDb, yoga: backgroundYoga, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES;
   const rest = new RestAdapter(routes, { yoga, authenticator, bodyLimitBytes });
 
@@ -77,6 +88,8 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     });
   });
 
+  server.on('listening', () => webhooks.start());
+
   return {
     config,
     db,
@@ -85,8 +98,11 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     tokens,
     yoga,
     server,
+    webhooks,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await webhooks.stop();
+      if (backgroundDb !== db) await backgroundDb.destroy();
       await db.destroy();
     },
   };

@@ -1,3 +1,4 @@
+import { BlockList, isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 export type DatabaseConfig =
@@ -21,6 +22,23 @@ export interface Config {
   /** Database connection pool bounds (PostgreSQL). */
   poolMin: number;
   poolMax: number;
+  webhooks: WebhookConfig;
+}
+
+/** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
+export interface WebhookConfig {
+  /** Seconds to wait before each retry; its length is the number of retries. */
+  retryScheduleSeconds: readonly number[];
+  /** A subscription whose deliveries have all failed for this long is deactivated. */
+  disableAfterHours: number;
+  /** CIDR ranges exempt from the SSRF guard (tests, on-premise receivers). */
+  allowedCidrs: readonly string[];
+  timeoutMs: number;
+  pollIntervalMs: number;
+  /** How long a claimed delivery belongs to one dispatcher before another may take it over. */
+  leaseMs: number;
+  concurrency: number;
+  licenseScanIntervalSeconds: number;
 }
 
 /** Invalid configuration: the message is one line that names the variable. */
@@ -73,6 +91,59 @@ function listVar(env: Env, name: string): string[] | undefined {
   return items;
 }
 
+function retryScheduleVar(env: Env, name: string): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [5, 300, 1800, 7200, 18000, 36000, 36000];
+  const items = raw.split(',').map((s) => s.trim());
+  // Fractions are allowed so tests can compress the schedule to milliseconds.
+  if (items.some((s) => !/^[0-9]+(\.[0-9]+)?$/.test(s) || Number(s) > 7 * 24 * 3600)) {
+    throw new ConfigError(`${name}: must be comma-separated seconds (0 to 604800), got "${raw}"`);
+  }
+  return items.map(Number);
+}
+
+function decimalVar(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || Number(raw) > max) {
+    throw new ConfigError(`${name}: must be a number from 0 to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function cidrListVar(env: Env, name: string): string[] {
+  const items = env[name]?.trim() ? (listVar(env, name) ?? []) : [];
+  const blocks = new BlockList();
+  for (const item of items) {
+    const match = /^([^/]+)\/([0-9]{1,3})$/.exec(item);
+    const family = match && isIP(match[1] ?? '');
+    const prefix = Number(match?.[2]);
+    if (!match || !family || prefix > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${name}: "${item}" is not a CIDR range such as 127.0.0.0/8`);
+    }
+    blocks.addSubnet(match[1] ?? '', prefix, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  return items;
+}
+
+function loadWebhookConfig(env: Env): WebhookConfig {
+  const timeoutMs = intVar(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
+  const leaseMs = intVar(env, 'WEBHOOK_LEASE_MS', Math.max(60_000, 2 * timeoutMs), 100, 3_600_000);
+  if (leaseMs <= timeoutMs && env.WEBHOOK_LEASE_MS !== undefined) {
+    throw new ConfigError('WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS');
+  }
+  return {
+    retryScheduleSeconds: retryScheduleVar(env, 'WEBHOOK_RETRY_SCHEDULE'),
+    disableAfterHours: decimalVar(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 24 * 365),
+    allowedCidrs: cidrListVar(env, 'WEBHOOK_ALLOWED_CIDRS'),
+    timeoutMs,
+    pollIntervalMs: intVar(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    leaseMs,
+    concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+    licenseScanIntervalSeconds: intVar(env, 'LICENSE_SCAN_INTERVAL_SECONDS', 300, 1, 24 * 3600),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const database = parseDatabaseUrl(env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
   const dataDir = env.DATA_DIR?.trim()
@@ -99,5 +170,6 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheSeconds: intVar(env, 'API_KEY_CACHE_SECONDS', 30, 0, 60),
     poolMin,
     poolMax,
+    webhooks: loadWebhookConfig(env),
   };
 }

@@ -1,4 +1,5 @@
 import { badInput } from '../errors.js';
+import type { AddressGuard } from '../webhooks/address-guard.js';
 
 const MAX_URI_LENGTH = 2048;
 
@@ -21,4 +22,16 @@ export function checkDeliveryUri(value: string): string {
     throw badInput('uri must not carry credentials');
   }
   return url.href;
+}
+
+/**
+ * The full rule for a subscription URI, used by create and update alike (so by REST and
+ * GraphQL alike): well-formed as above, and not pointing into a loopback, private,
+ * link-local or reserved network (SSRF). Delivery repeats the address check on connect.
+ */
+export async function checkDeliveryTarget(value: string, guard: AddressGuard): Promise<string> {
+  const uri = checkDeliveryUri(value);
+  const problem = await guard.hostProblem(new URL(uri));
+  if (problem) throw badInput(`uri is not allowed: ${problem}`);
+  return uri;
 }

@@ -1,9 +1,11 @@
-import { checkDeliveryUri } from '../../domain/delivery-uri.js';
+import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
 import { badInput, conflict, notFound } from '../../errors.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
 import { insertSubscription, uriTaken } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
+import { checkCatalogPair } from '../../webhooks/catalog.js';
+import { guardOf } from '../../webhooks/guard-of.js';
 import { EventSubscription } from '../types/event-subscription.js';
 
 const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionInput', {
@@ -61,11 +63,13 @@ builder.mutationField('createEventSubscription', (t) =>
     resolve: async (_root, { input }, context) => {
       const { db, now } = context.services;
       if (input.subscriberId < 1) throw badInput('subscriberId must be a positive integer');
-      const uri = checkDeliveryUri(input.uri);
+      if (input.event != null && input.eventType != null) checkCatalogPair(input.event, input.eventType);
+      const uri = await checkDeliveryTarget(input.uri, guardOf(context.services));
       const [subscriber] = await loadSubscribers(db, context.principal, [input.subscriberId]);
       if (!subscriber) throw notFound(`Subscriber ${input.subscriberId} not found`);
       const [filters = []] = await eventFiltersOf(db, [subscriber.subscriberId]);
       const filter = chooseFilter(filters, subscriber.subscriberId, input);
+      checkCatalogPair(filter.event, filter.eventType);
       const subscriptionId = await db.transaction(async (trx) => {
         if (await uriTaken(trx, filter.webhookSubscriberEventFilterId, uri, null)) {
           throw conflict(`${uri} is already subscribed to ${filter.event}/${filter.eventType}`);

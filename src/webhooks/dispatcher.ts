@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { WebhookConfig } from '../config.js';
+import { isPostgres, type Db } from '../db/knex.js';
+import { nextModifiedTime } from '../domain/clock.js';
+import type { AddressGuard } from './address-guard.js';
+import type { PayloadRenderer } from './render.js';
+import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
+import { postWebhook, type SendOutcome } from './sender.js';
+import { signatureHeader } from './signing.js';
+
+export interface DispatcherOptions {
+  db: Db;
+  config: WebhookConfig;
+  guard: AddressGuard;
+  renderer: PayloadRenderer;
+  now?: () => number;
+  /** Names this dispatcher in lease rows (diagnostics only). */
+  owner?: string;
+  random?: () => number;
+}
+
+interface ClaimedRow {
+  id: number;
+  webhook_id: string;
+  attempt_count: number;
+  lease_owner: string;
+  event_id: number;
+  event: string;
+  event_type: string;
+  company_id: number;
+  record_id: number;
+  occurred_at: string;
+  payload: string | null;
+  subscription_id: number;
+  uri: string;
+  is_active: unknown;
+  failing_since: string | null;
+  modified_date_time: string;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Sends due deliveries from the outbox. Each round claims a batch with a lease (one short
+ * statement), sends it with bounded concurrency and records every attempt. A dispatcher that
+ * dies mid-batch loses nothing: its leases expire and any dispatcher takes the rows again,
+ * which is why delivery is at-least-once and receivers deduplicate on webhook-id.
+ */
+export class Dispatcher {
+  private readonly db: Db;
+  private readonly config: WebhookConfig;
+  private readonly now: () => number;
+  private readonly owner: string;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.db = options.db;
+    this.config = options.config;
+    this.now = options.now ?? Date.now;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in flight, so no attempt is left half-recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.loop().finally(() => {
+        this.running = null;
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    let full = false;
+    try {
+      full = (await this.runOnce()) >= this.config.concurrency;
+    } catch (error) {
+      if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+    }
+    // A full batch means more may be waiting: go again at once instead of after the poll interval.
+    this.schedule(full ? 0 : this.config.pollIntervalMs);
+  }
+
+  /** One round: claim due deliveries and send them. Returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.config.concurrency);
+    await Promise.all(claimed.map((row) => this.deliver(row)));
+    return claimed.length;
+  }
+
+  /**
+   * Leases up to `limit` due deliveries in one statement. On PostgreSQL the inner SELECT uses
+   * FOR UPDATE SKIP LOCKED so concurrent dispatchers take disjoint rows without waiting; on
+   * SQLite the single UPDATE is already atomic.
+   */
+  async claim(limit: number, leaseMs = this.config.leaseMs): Promise<ClaimedRow[]> {
+    const nowMs = this.now();
+    const nowIso = iso(nowMs);
+    const token = `${this.owner}:${randomUUID()}`;
+    const due = this.db('webhook_deliveries')
+      .select('id')
+      .where('state', 'pending')
+      .where('next_attempt_at', '<=', nowIso)
+      .where((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowIso))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (isPostgres(this.db)) due.forUpdate().skipLocked();
+    const count = await this.db('webhook_deliveries')
+      .whereIn('id', due)
+      .update({ lease_owner: token, lease_expires_at: iso(nowMs + leaseMs) });
+    if (count === 0) return [];
+    return (await this.db('webhook_deliveries as d')
+      .join('webhook_events as e', 'e.id', 'd.event_id')
+      .join('subscriptions as su', 'su.id', 'd.subscription_id')
+      .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
+      .where('d.lease_owner', token)
+      .select(
+        'd.id',
+        'd.webhook_id',
+        'd.attempt_count',
+        'd.lease_owner',
+        'd.event_id',
+        'e.event',
+        'e.event_type',
+        'e.company_id',
+        'e.record_id',
+        'e.occurred_at',
+        'e.payload',
+        'd.subscription_id',
+        'su.uri',
+        'su.is_active',
+        'su.failing_since',
+        'su.modified_date_time',
+        'sb.signing_secret',
+        'sb.previous_signing_secret',
+        'sb.previous_secret_expires_at',
+      )) as ClaimedRow[];
+  }
+
+  private secretsOf(row: ClaimedRow, nowMs: number): string[] {
+    const secrets = [row.signing_secret];
+    if (row.previous_signing_secret && row.previous_secret_expires_at && Date.parse(row.previous_secret_expires_at) > nowMs) {
+      secrets.push(row.previous_signing_secret);
+    }
+    return secrets;
+  }
+
+  async deliver(row: ClaimedRow): Promise<void> {
+    const active = row.is_active === true || row.is_active === 1 || row.is_active === '1';
+    if (!active) {
+      // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
+      await this.finish(row, { state: 'failed' }, null);
+      return;
+    }
+    let outcome: SendOutcome;
+    try {
+      const body = await this.options.renderer.payloadOf(
+        {
+          eventId: Number(row.event_id),
+          event: row.event,
+          eventType: row.event_type,
+          companyId: Number(row.company_id),
+          recordId: Number(row.record_id),
+          occurredAt: row.occurred_at,
+        },
+        row.payload,
+      );
+      const timestamp = Math.floor(this.now() / 1000);
+      const headers = {
+        'webhook-id': row.webhook_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(this.secretsOf(row, this.now()), row.webhook_id, timestamp, body),
+      };
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard });
+    } catch (error) {
+      outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
+    }
+    await this.record(row, outcome);
+  }
+
+  private async record(row: ClaimedRow, outcome: SendOutcome): Promise<void> {
+    const nowMs = this.now();
+    const attempts = Number(row.attempt_count) + 1;
+    const attempt = {
+      delivery_id: row.id,
+      attempted_at: iso(nowMs),
+      http_status: outcome.status,
+      duration_ms: outcome.durationMs,
+      error: outcome.error,
+    };
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    if (ok) {
+      await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null });
+      return;
+    }
+    if (outcome.status === 410) {
+      // 410 Gone: the receiver says the endpoint is retired; stop at once.
+      await this.finish(row, { state: 'failed', attempt_count: attempts }, attempt, { deactivate: true });
+      return;
+    }
+    const honoured = outcome.status === 429 || outcome.status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : null;
+    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempts, honoured, this.options.random);
+    const failingSince = row.failing_since ?? iso(nowMs);
+    const disable = nowMs - Date.parse(failingSince) >= this.config.disableAfterHours * 3600 * 1000;
+    const delivery =
+      delay === null
+        ? { state: 'failed', attempt_count: attempts }
+        : { state: 'pending', attempt_count: attempts, next_attempt_at: iso(nowMs + delay) };
+    await this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failing_since: failingSince });
+  }
+
+  /**
+   * Records the attempt and moves the delivery on, in one transaction. The delivery update is
+   * conditional on still holding the lease: if it expired and another dispatcher took over,
+   * that one owns the row now and this result is only kept as an attempt.
+   */
+  private async finish(
+    row: ClaimedRow,
+    delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
+    attempt: Record<string, unknown> | null,
+    subscription: { failing_since?: string | null; deactivate?: boolean } = {},
+  ): Promise<void> {
+    const nowMs = this.now();
+    await this.db.transaction(async (trx) => {
+      if (attempt) await trx('webhook_attempts').insert(attempt);
+      const terminal = delivery.state !== 'pending';
+      const updated = await trx('webhook_deliveries')
+        .where({ id: row.id, lease_owner: row.lease_owner })
+        .update({
+          ...delivery,
+          next_attempt_at: terminal ? null : delivery.next_attempt_at,
+          completed_at: terminal ? iso(nowMs) : null,
+          lease_owner: null,
+          lease_expires_at: null,
+        });
+      if (updated === 0) return;
+      if (subscription.deactivate) {
+        const current = (await trx('subscriptions').where({ id: row.subscription_id }).first('modified_date_time')) as
+          | { modified_date_time: string }
+          | undefined;
+        await trx('subscriptions')
+          .where({ id: row.subscription_id, is_active: true })
+          .update({
+            is_active: false,
+            failing_since: null,
+            modified_date_time: nextModifiedTime(new Date(nowMs), current?.modified_date_time ?? row.modified_date_time),
+          });
+      } else if (subscription.failing_since !== undefined) {
+        await trx('subscriptions').where({ id: row.subscription_id }).update({ failing_since: subscription.failing_since });
+      }
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import type { Db } from '../db/knex.js';
+import { emitEvent } from './outbox.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+interface LicenseRow {
+  security_license_id: number;
+  expiry_date: string;
+  reminder: number | null;
+  company_id: number;
+}
+
+/** The once-only key of a license event: a new expiry date (a renewal) earns new events. */
+export function licenseEventKey(licenseId: number, eventType: 'expiring' | 'expired', expiryDate: string): string {
+  return `license:${licenseId}:${eventType}:${expiryDate}`;
+}
+
+/**
+ * Emits license/expiring once when now ≥ expiryDate − reminder days, and license/expired
+ * once when now ≥ expiryDate. "Once" is enforced by the database (a unique key per license,
+ * event type and expiry date), not by memory, so restarts and several instances scanning at
+ * the same time cannot duplicate an event. Returns how many events were written.
+ */
+export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): Promise<number> {
+  const nowMs = now.getTime();
+  // Anything expiring within the longest plausible reminder window is a candidate; the exact
+  // per-license rule is applied below, in code, because date arithmetic in SQL is not portable.
+  const horizon = new Date(nowMs + maxReminderDays * DAY_MS).toISOString();
+  const rows = (await db('licenses as l')
+    .join('staff as s', 's.id', 'l.employee_id')
+    .whereNotNull('l.expiry_date')
+    .where('l.expiry_date', '<=', horizon)
+    .select('l.security_license_id', 'l.expiry_date', 'l.reminder', 's.company_id')) as LicenseRow[];
+  const due: { row: LicenseRow; eventType: 'expiring' | 'expired'; key: string }[] = [];
+  for (const row of rows) {
+    const expiry = Date.parse(row.expiry_date);
+    if (Number.isNaN(expiry)) continue;
+    const id = Number(row.security_license_id);
+    if (row.reminder !== null && row.reminder !== undefined && nowMs >= expiry - Number(row.reminder) * DAY_MS) {
+      due.push({ row, eventType: 'expiring', key: licenseEventKey(id, 'expiring', row.expiry_date) });
+    }
+    if (nowMs >= expiry) due.push({ row, eventType: 'expired', key: licenseEventKey(id, 'expired', row.expiry_date) });
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < due.length; i += 500) {
+    const keys = due.slice(i, i + 500).map((d) => d.key);
+    const existing = (await db('webhook_events').whereIn('dedupe_key', keys).select('dedupe_key')) as { dedupe_key: string }[];
+    for (const row of existing) seen.add(row.dedupe_key);
+  }
+  let written = 0;
+  for (const item of due) {
+    if (seen.has(item.key)) continue;
+    const eventId = await db.transaction((trx) =>
+      emitEvent(trx, {
+        event: 'license',
+        eventType: item.eventType,
+        companyId: Number(item.row.company_id),
+        recordId: Number(item.row.security_license_id),
+        occurredAt: now.toISOString(),
+        dedupeKey: item.key,
+      }),
+    );
+    if (eventId !== null) written++;
+  }
+  return written;
+}
+
+/** Runs the scan at start-up and then every interval; a failed scan is logged and retried next time. */
+export class LicenseScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly intervalSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    const tick = () => {
+      if (this.running) return;
+      this.running = scanLicenses(this.db, new Date(this.now()))
+        .catch((error: unknown) => console.error('license scheduler:', error instanceof Error ? error.message : error))
+        .finally(() => {
+          this.running = null;
+        });
+    };
+    tick();
+    this.timer = setInterval(tick, this.intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,30 @@
+/** When the next attempt is due after `attemptsMade` failed attempts, or null when retries are exhausted. */
+export function nextAttemptDelayMs(
+  schedule: readonly number[],
+  attemptsMade: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
+  const base = schedule[attemptsMade - 1];
+  if (base === undefined) return null;
+  // ±10 % jitter spreads a burst of failures so a recovering receiver is not hit all at once.
+  const jittered = base * 1000 * (0.9 + 0.2 * random());
+  // A receiver's Retry-After is a floor, never a way to retry sooner than the schedule.
+  return Math.round(Math.max(jittered, retryAfterMs ?? 0));
+}
+
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+
+/** Reads Retry-After (delta seconds or an HTTP date); capped so a receiver cannot park a delivery forever. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  let ms: number;
+  if (/^[0-9]+$/.test(trimmed)) ms = Number(trimmed) * 1000;
+  else {
+    const at = Date.parse(trimmed);
+    if (Number.isNaN(at)) return null;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}

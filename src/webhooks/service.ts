@@ -1,0 +1,45 @@
+import type { WebhookConfig } from '../config.js';
+import type { Db } from '../db/knex.js';
+import type { YogaApp } from '../graphql/yoga.js';
+import { AddressGuard } from './address-guard.js';
+import { Dispatcher } from './dispatcher.js';
+import { LicenseScheduler } from './license-scheduler.js';
+import { InProcessEventBus, type LiveEventBus } from './live-bus.js';
+import { LiveRelay } from './live-relay.js';
+import { PayloadRenderer } from './render.js';
+
+/** What request handlers need from webhooks: the SSRF guard and the live bus. */
+export interface WebhookServices {
+  guard: AddressGuard;
+  bus: LiveEventBus;
+}
+
+export function createWebhookServices(config: WebhookConfig): WebhookServices {
+  return { guard: new AddressGuard(config.allowedCidrs), bus: new InProcessEventBus() };
+}
+
+/** The background side of webhooks in the server process: dispatcher, license scheduler, live relay. */
+export class WebhookWorkers {
+  readonly dispatcher: Dispatcher;
+  readonly scheduler: LicenseScheduler;
+  readonly relay: LiveRelay;
+
+  constructor(options: { db: Db; yoga: YogaApp; config: WebhookConfig; services: WebhookServices; now?: () => number }) {
+    const { db, yoga, config, services } = options;
+    const now = options.now ?? Date.now;
+    const renderer = new PayloadRenderer(db, yoga);
+    this.dispatcher = new Dispatcher({ db, config, guard: services.guard, renderer, now });
+    this.scheduler = new LicenseScheduler(db, config.licenseScanIntervalSeconds, now);
+    this.relay = new LiveRelay(db, services.bus, renderer, config.pollIntervalMs);
+  }
+
+  start(): void {
+    this.dispatcher.start();
+    this.scheduler.start();
+    this.relay.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.dispatcher.stop(), this.scheduler.stop(), this.relay.stop()]);
+  }
+}
