@@ -1,0 +1,143 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { expect } from 'vitest';
+
+/**
+ * Small assertions for GraphQL responses, shared by test/graphql, test/tenancy, test/parity
+ * and test/performance. The REST envelope has its own helper in test/support/envelope.ts.
+ */
+
+export interface GraphQLErrorItem {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string };
+}
+
+export interface GraphQLBody {
+  data?: any;
+  errors?: GraphQLErrorItem[];
+}
+
+/** The Relay global id of a record, as the schema's node fields expect it. */
+export function globalId(typename: 'License' | 'Staff' | 'Timesheet' | 'EventSubscription' | 'Subscriber', id: number): string {
+  return encodeGlobalID(typename, id);
+}
+
+/** A successful response: HTTP 200, no errors, and the data object. */
+export function expectData(res: { status: number; body: GraphQLBody }): any {
+  expect(res.body?.errors, `unexpected errors: ${JSON.stringify(res.body?.errors)}`).toBeUndefined();
+  expect(res.status).toBe(200);
+  expect(res.body.data).toBeTypeOf('object');
+  return res.body.data;
+}
+
+/** The error codes of a response, in order. */
+export function errorCodes(body: GraphQLBody): (string | undefined)[] {
+  return (body.errors ?? []).map((e) => e.extensions?.code);
+}
+
+/**
+ * A field-level failure: HTTP 200 (GraphQL reports it in the body), every error carries `code`,
+ * and the error at `path` exists. Returns the data object.
+ */
+export function expectFieldError(
+  res: { status: number; body: GraphQLBody },
+  code: string,
+  path: (string | number)[],
+): any {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const errors = res.body.errors ?? [];
+  expect(errors.length, `expected a ${code} error at ${path.join('.')}`).toBeGreaterThan(0);
+  const atPath = errors.filter((e) => JSON.stringify(e.path) === JSON.stringify(path));
+  expect(atPath.map((e) => e.extensions?.code), `errors: ${JSON.stringify(errors)}`).toEqual([code]);
+  return res.body.data;
+}
+
+/** The whole request refused before execution: HTTP 401 and UNAUTHENTICATED, no data. */
+export function expectUnauthenticated(res: { status: number; body: GraphQLBody }): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(401);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.errors?.length).toBeGreaterThan(0);
+  expect(errorCodes(res.body).every((c) => c === 'UNAUTHENTICATED'), JSON.stringify(res.body)).toBe(true);
+}
+
+/** The contract 2.3 timesheet fields, in the contract's order. */
+export const TIMESHEET_FIELDS = [
+  'timesheetId',
+  'customerName',
+  'customerApiId',
+  'siteName',
+  'siteApiId',
+  'staffId',
+  'staffName',
+  'employeeId',
+  'employeeReferenceNumber',
+  'email',
+  'mobile',
+  'subcontractorCompany',
+  'entryType',
+  'position',
+  'service',
+  'paygroup',
+  'scheduledStartTime',
+  'scheduledEndTime',
+  'timeclockStartTime',
+  'clockInCoordinates',
+  'timeclockBreakStartTime',
+  'timeclockBreakEndTime',
+  'timeclockEndTime',
+  'clockOutCoordinates',
+  'staffSubmittedTimesheetTimes',
+  'payStartTime',
+  'payEndTime',
+  'payBreakTime',
+  'invoiceStartTime',
+  'invoiceEndTime',
+  'invoiceBreakTime',
+  'notes',
+  'allowances',
+  'status',
+  'approvedBy',
+  'approvedDateTime',
+  'customerApprovalStatus',
+  'customerApprover',
+  'customerApprovedDateTime',
+  'lock',
+  'scheduleNotes',
+] as const;
+
+/** The contract 2.2 license fields (employeeSecurityLicenseInfo is selected separately). */
+export const LICENSE_SCALAR_FIELDS = [
+  'securityLicenseId',
+  'employeeId',
+  'firstName',
+  'lastName',
+  'state',
+  'licenseNumber',
+  'status',
+  'expiryDate',
+  'reminder',
+  'critical',
+  'attachmentLink',
+  'licenceSector',
+  'isInvalidLicense',
+] as const;
+
+export const LICENSE_INFO_FIELDS = ['employeeSecurityLicenseId', 'currentStatus', 'expiryDate', 'licenceSector'] as const;
+
+/** A GraphQL selection of every contract 2.2 field, named as the contract names them. */
+export const LICENSE_SELECTION = `${LICENSE_SCALAR_FIELDS.join(' ')} employeeSecurityLicenseInfo { ${LICENSE_INFO_FIELDS.join(' ')} }`;
+
+/** A GraphQL selection of every contract 2.4 field; the contract's `id` is `subscriptionId`. */
+export const SUBSCRIPTION_SELECTION =
+  'id: subscriptionId webhookSubscriberEventFilterId uri isActive event eventType createdDateTime modifiedDateTime';
+
+export const SUBSCRIPTION_FIELDS = [
+  'id',
+  'webhookSubscriberEventFilterId',
+  'uri',
+  'isActive',
+  'event',
+  'eventType',
+  'createdDateTime',
+  'modifiedDateTime',
+] as const;

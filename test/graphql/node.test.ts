@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectData, expectFieldError, globalId } from './helpers.js';
+
+// node/nodes for every node type, compared with the direct fields.
+
+describe('GraphQL: node and nodes', () => {
+  let t: TestApp;
+  let developer: string;
+  let timesheetKey: string;
+  let subscriptionId: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    developer = await t.token({ type: 'developer', companyId: 1 });
+    timesheetKey = await t.token({ type: 'timesheet', companyId: 1 });
+    const created = expectData(
+      await t.graphql(
+        developer,
+        'mutation { createEventSubscription(input: { subscriberId: 301, uri: "https://node.example.com/hook" }) { eventSubscription { subscriptionId } } }',
+      ),
+    );
+    subscriptionId = created.createEventSubscription.eventSubscription.subscriptionId;
+  });
+  afterAll(() => t.close());
+
+  const cases = [
+    {
+      type: 'License',
+      key: 'developer',
+      direct: '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { id securityLicenseId licenseNumber } } } } }',
+      pick: (data: any) => data.staff.licenses.edges[0].node,
+      fields: 'securityLicenseId licenseNumber',
+      rawId: () => 50001,
+    },
+    {
+      type: 'Staff',
+      key: 'developer',
+      direct: '{ staff(employeeId: 1001) { id employeeId firstName } }',
+      pick: (data: any) => data.staff,
+      fields: 'employeeId firstName',
+      rawId: () => 1001,
+    },
+    {
+      type: 'Timesheet',
+      key: 'timesheet',
+      direct: '{ timesheet(timesheetId: 9001) { id timesheetId siteName } }',
+      pick: (data: any) => data.timesheet,
+      fields: 'timesheetId siteName',
+      rawId: () => 9001,
+    },
+    {
+      type: 'Subscriber',
+      key: 'developer',
+      direct: '{ subscriber(subscriberId: 301) { id subscriberId name } }',
+      pick: (data: any) => data.subscriber,
+      fields: 'subscriberId name',
+      rawId: () => 301,
+    },
+    {
+      type: 'EventSubscription',
+      key: 'developer',
+      direct: '{ subscriber(subscriberId: 301) { subscriptions { edges { node { id subscriptionId uri } } } } }',
+      pick: (data: any) => data.subscriber.subscriptions.edges[0].node,
+      fields: 'subscriptionId uri',
+      rawId: () => subscriptionId,
+    },
+  ] as const;
+
+  const tokenFor = (key: 'developer' | 'timesheet') => (key === 'developer' ? developer : timesheetKey);
+
+  it.each(cases)('$type: node(id) returns the same record as the direct field', async (c) => {
+    const direct = c.pick(expectData(await t.graphql(tokenFor(c.key), c.direct)));
+    expect(direct.id).toBeTypeOf('string');
+    // The id is the Relay global id of this type and record.
+    expect(direct.id).toBe(globalId(c.type, c.rawId()));
+    const data = expectData(
+      await t.graphql(tokenFor(c.key), `query ($id: ID!) { node(id: $id) { __typename id ... on ${c.type} { ${c.fields} } } }`, {
+        id: direct.id,
+      }),
+    );
+    expect(data.node).toEqual({ __typename: c.type, ...direct });
+  });
+
+  it.each(cases)('$type: nodes([...]) returns it in place, and the id is stable', async (c) => {
+    const direct = c.pick(expectData(await t.graphql(tokenFor(c.key), c.direct)));
+    const data = expectData(
+      await t.graphql(tokenFor(c.key), `query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on ${c.type} { ${c.fields} } } }`, {
+        ids: [direct.id, direct.id],
+      }),
+    );
+    expect(data.nodes).toEqual([
+      { __typename: c.type, ...direct },
+      { __typename: c.type, ...direct },
+    ]);
+  });
+
+  it('nodes mixes found, foreign and missing ids: each failure is null at its own index', async () => {
+    const ids = [
+      globalId('License', 50001), // own
+      globalId('License', 70001), // company 2
+      globalId('Staff', 1002), // own
+      globalId('Staff', 2001), // company 2
+      globalId('Subscriber', 302), // own
+      globalId('Subscriber', 401), // company 2
+      globalId('License', 999999), // missing
+      globalId('EventSubscription', subscriptionId), // own
+    ];
+    const res = await t.graphql(developer, 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids });
+    for (const index of [1, 3, 5, 6]) expectFieldError(res, 'NOT_FOUND', ['nodes', index]);
+    expect(res.body.errors).toHaveLength(4);
+    expect(res.body.data.nodes).toEqual([
+      { __typename: 'License', id: ids[0] },
+      null,
+      { __typename: 'Staff', id: ids[2] },
+      null,
+      { __typename: 'Subscriber', id: ids[4] },
+      null,
+      null,
+      { __typename: 'EventSubscription', id: ids[7] },
+    ]);
+  });
+
+  it('nodes of many timesheets with a restricted key returns exactly those in scope', async () => {
+    const restricted = await t.token({ type: 'timesheet', companyId: 1, siteIds: [101] });
+    const ids = [9001, 9002, 9003, 9004].map((id) => globalId('Timesheet', id));
+    const res = await t.graphql(restricted, 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Timesheet { timesheetId } } }', {
+      ids,
+    });
+    for (const index of [0, 2, 3]) expectFieldError(res, 'NOT_FOUND', ['nodes', index]);
+    expect(res.body.data.nodes).toEqual([null, { timesheetId: 9002 }, null, null]);
+  });
+
+  it('node with an id that is not a global id is an error, not a record', async () => {
+    const res = await t.graphql(developer, '{ node(id: "1001") { id } }');
+    expect(res.status).toBe(200);
+    expect(res.body.data?.node ?? null).toBeNull();
+    expect(res.body.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('node with a global id of an unknown type is an error, not a record', async () => {
+    const res = await t.graphql(developer, `{ node(id: "${Buffer.from('Company:1').toString('base64')}") { id } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.data?.node ?? null).toBeNull();
+    expect(res.body.errors?.length).toBeGreaterThan(0);
+  });
+});

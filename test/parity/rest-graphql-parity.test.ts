@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEnvelope } from '../support/envelope.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import {
+  expectData,
+  LICENSE_INFO_FIELDS,
+  LICENSE_SCALAR_FIELDS,
+  LICENSE_SELECTION,
+  SUBSCRIPTION_FIELDS,
+  SUBSCRIPTION_SELECTION,
+  TIMESHEET_FIELDS,
+} from '../graphql/helpers.js';
+
+/*
+ * REST `data` is the GraphQL result for the same record: each test writes its own GraphQL
+ * query with the contract's field names (aliases where the names differ) and compares the
+ * JSON exactly. The queries here are independent of schema/operations, so a field dropped or
+ * renamed in an operation file shows up as a difference.
+ */
+
+const SUBSCRIBER_LIST = `query ($s: Int!) { subscriber(subscriberId: $s) { subscriptions { edges { node { ${SUBSCRIPTION_SELECTION} } } } } }`;
+
+describe('REST and GraphQL return the same data', () => {
+  let t: TestApp;
+  let developer: string;
+  let timesheetKey: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    developer = await t.token({ type: 'developer', companyId: 1 });
+    timesheetKey = await t.token({ type: 'timesheet', companyId: 1 });
+  });
+  afterAll(() => t.close());
+
+  it.each([9001, 9002, 9003])('timesheet %i: every contract 2.3 field', async (timesheetId) => {
+    const rest = expectEnvelope(await t.request('GET', `/api/external/timesheets/${timesheetId}`, { token: timesheetKey }), 200);
+    const gql = expectData(await t.graphql(timesheetKey, `{ timesheet(timesheetId: ${timesheetId}) { ${TIMESHEET_FIELDS.join(' ')} } }`));
+    expect(Object.keys(rest.data).sort()).toEqual([...TIMESHEET_FIELDS].sort());
+    expect(rest.data).toEqual(gql.timesheet);
+  });
+
+  describe('license pages', () => {
+    const PAGE = `query ($first: Int, $after: String, $last: Int, $before: String, $n: String) {
+      staff(employeeId: 1001) {
+        licenses(first: $first, after: $after, last: $last, before: $before, licenseNumber: $n) {
+          edges { node { ${LICENSE_SELECTION} } }
+          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        }
+      }
+    }`;
+    const nodes = (data: any) => data.staff.licenses.edges.map((e: { node: unknown }) => e.node);
+
+    it('the first page, and each page reached through nextPageParameter, match first/after', async () => {
+      let restPath = '/api/external/staffs/1001/licenses?pageSize=12';
+      let after: string | null = null;
+      const seen: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const rest = expectEnvelope(await t.request('GET', restPath, { token: developer }), 200);
+        const gql = expectData(await t.graphql(developer, PAGE, { first: 12, after }));
+        expect(rest.data.length).toBeGreaterThan(0);
+        for (const license of rest.data) {
+          expect(Object.keys(license).sort()).toEqual([...LICENSE_SCALAR_FIELDS, 'employeeSecurityLicenseInfo'].sort());
+          expect(Object.keys(license.employeeSecurityLicenseInfo).sort()).toEqual([...LICENSE_INFO_FIELDS].sort());
+        }
+        expect(rest.data).toEqual(nodes(gql));
+        seen.push(...rest.data.map((l: { securityLicenseId: number }) => l.securityLicenseId));
+        const { hasNextPage, endCursor } = gql.staff.licenses.pageInfo;
+        expect('nextPageParameter' in rest, 'REST has a next page exactly when GraphQL does').toBe(hasNextPage);
+        if (!hasNextPage) break;
+        restPath = `/api/external/staffs/1001/licenses?pageSize=12&${rest.nextPageParameter}`;
+        after = endCursor;
+      }
+      expect(seen).toEqual(Array.from({ length: 45 }, (_, i) => 50001 + i));
+    });
+
+    it('a page reached through prevPageParameter matches last/before', async () => {
+      const first = expectEnvelope(await t.request('GET', '/api/external/staffs/1001/licenses?pageSize=10', { token: developer }), 200);
+      const second = expectEnvelope(
+        await t.request('GET', `/api/external/staffs/1001/licenses?${first.nextPageParameter}`, { token: developer }),
+        200,
+      );
+      expect(second.prevPageParameter).toBeTypeOf('string');
+      const back = expectEnvelope(
+        await t.request('GET', `/api/external/staffs/1001/licenses?${second.prevPageParameter}`, { token: developer }),
+        200,
+      );
+      const gqlFirst = expectData(await t.graphql(developer, PAGE, { first: 10 }));
+      const gqlSecond = expectData(await t.graphql(developer, PAGE, { first: 10, after: gqlFirst.staff.licenses.pageInfo.endCursor }));
+      const gqlBack = expectData(await t.graphql(developer, PAGE, { last: 10, before: gqlSecond.staff.licenses.pageInfo.startCursor }));
+      expect(second.data).toEqual(nodes(gqlSecond));
+      expect(back.data).toEqual(nodes(gqlBack));
+      expect(back.data).toEqual(first.data);
+    });
+
+    it('the licenseNumber filter', async () => {
+      const rest = expectEnvelope(
+        await t.request('GET', '/api/external/staffs/1001/licenses?licenseNumber=NSW-0031', { token: developer }),
+        200,
+      );
+      const gql = expectData(await t.graphql(developer, PAGE, { n: 'NSW-0031' }));
+      expect(rest.data).toHaveLength(1);
+      expect(rest.data).toEqual(nodes(gql));
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('REST create returns what GraphQL then reads for that subscription', async () => {
+      const created = expectEnvelope(
+        await t.request('POST', '/api/webhook/subscriptions', {
+          token: developer,
+          body: { subscriberId: 301, uri: 'https://parity.example.com/rest-created' },
+        }),
+        201,
+      );
+      expect(Object.keys(created.data).sort()).toEqual([...SUBSCRIPTION_FIELDS].sort());
+      const read = expectData(await t.graphql(developer, SUBSCRIBER_LIST, { s: 301 }));
+      const match = read.subscriber.subscriptions.edges.map((e: { node: { id: number } }) => e.node).filter((s: { id: number }) => s.id === created.data.id);
+      expect(match).toEqual([created.data]);
+    });
+
+    it('GraphQL create returns what REST then lists for that subscription', async () => {
+      const created = expectData(
+        await t.graphql(
+          developer,
+          `mutation { createEventSubscription(input: { subscriberId: 302, uri: "https://parity.example.com/gql-created", event: "license", eventType: "expiring" }) { eventSubscription { ${SUBSCRIPTION_SELECTION} } } }`,
+        ),
+      ).createEventSubscription.eventSubscription;
+      const list = expectEnvelope(await t.request('GET', '/api/webhook/subscribers/302/subscriptions', { token: developer }), 200);
+      expect(list.data.filter((s: { id: number }) => s.id === created.id)).toEqual([created]);
+    });
+
+    it('REST update returns what GraphQL then reads, and GraphQL update what REST then lists', async () => {
+      const created = expectEnvelope(
+        await t.request('POST', '/api/webhook/subscriptions', {
+          token: developer,
+          body: { subscriberId: 302, uri: 'https://parity.example.com/to-update', webhookSubscriberEventFilterId: 3021 },
+        }),
+        201,
+      ).data;
+
+      const restUpdated = expectEnvelope(
+        await t.request('PUT', `/api/webhook/subscriptions/${created.id}`, {
+          token: developer,
+          body: { isActive: false, uri: 'https://parity.example.com/updated-by-rest' },
+        }),
+        200,
+      ).data;
+      expect(restUpdated).toMatchObject({ id: created.id, isActive: false, uri: 'https://parity.example.com/updated-by-rest' });
+      const afterRest = expectData(await t.graphql(developer, SUBSCRIBER_LIST, { s: 302 }));
+      expect(afterRest.subscriber.subscriptions.edges.map((e: { node: unknown }) => e.node)).toContainEqual(restUpdated);
+
+      const gqlUpdated = expectData(
+        await t.graphql(
+          developer,
+          `mutation ($id: Int!) { updateEventSubscription(input: { subscriptionId: $id, isActive: true }) { eventSubscription { ${SUBSCRIPTION_SELECTION} } } }`,
+          { id: created.id },
+        ),
+      ).updateEventSubscription.eventSubscription;
+      expect(gqlUpdated).toMatchObject({ id: created.id, isActive: true, uri: 'https://parity.example.com/updated-by-rest' });
+      const list = expectEnvelope(await t.request('GET', '/api/webhook/subscribers/302/subscriptions', { token: developer }), 200);
+      expect(list.data).toContainEqual(gqlUpdated);
+    });
+
+    it('the whole list of a subscriber', async () => {
+      for (const uri of ['https://parity.example.com/l1', 'https://parity.example.com/l2']) {
+        expectEnvelope(await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri } }), 201);
+      }
+      const rest = expectEnvelope(await t.request('GET', '/api/webhook/subscribers/301/subscriptions', { token: developer }), 200);
+      const gql = expectData(await t.graphql(developer, SUBSCRIBER_LIST, { s: 301 }));
+      expect(rest.data.length).toBeGreaterThanOrEqual(2);
+      expect(rest.data).toEqual(gql.subscriber.subscriptions.edges.map((e: { node: unknown }) => e.node));
+    });
+  });
+});

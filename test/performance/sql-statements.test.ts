@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEnvelope } from '../support/envelope.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectData, globalId } from '../graphql/helpers.js';
+
+/*
+ * SQL statements per request (counted through knex 'query' events), not time. Each request
+ * warms the token's key first, so only the work of the request itself is counted.
+ */
+
+const EXTRA_LICENSES = Array.from({ length: 20 }, (_, i) => 50101 + i); // staff 1001: 45 + 20 = 65
+const EXTRA_TIMESHEETS = Array.from({ length: 20 }, (_, i) => 9101 + i); // site 100, staff 1001
+
+describe('SQL statements per request', () => {
+  let t: TestApp;
+  let developer: string;
+  let timesheetKey: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.db('licenses').insert(
+      EXTRA_LICENSES.map((id) => ({
+        security_license_id: id,
+        employee_id: 1001,
+        state: 'NSW',
+        license_number: `NSW-X${id}`,
+        status: 'Active',
+        expiry_date: '2028-01-01T00:00:00.000Z',
+        reminder: 30,
+        critical: false,
+        attachment_link: null,
+        licence_sector: 'Security',
+        is_invalid_license: false,
+      })),
+    );
+    await t.app.db('timesheets').insert(
+      EXTRA_TIMESHEETS.map((id) => ({
+        timesheet_id: id,
+        site_id: id % 2 === 0 ? 100 : 110,
+        employee_id: id % 2 === 0 ? 1001 : 1002,
+        status: 'Pending',
+        scheduled_start_time: '2026-11-02T21:00:00.000Z',
+      })),
+    );
+    const [{ n }] = (await t.app.db('licenses').where('employee_id', 1001).count({ n: '*' })) as [{ n: number }];
+    expect(Number(n), 'staff 1001 needs at least 60 licenses').toBeGreaterThanOrEqual(60);
+    developer = await t.token({ type: 'developer', companyId: 1 });
+    timesheetKey = await t.token({ type: 'timesheet', companyId: 1 });
+    // Warm-up: one request per token so key state is cached before anything is counted.
+    expectData(await t.graphql(developer, '{ staff(employeeId: 1001) { employeeId } }'));
+    expectData(await t.graphql(timesheetKey, '{ timesheet(timesheetId: 9001) { timesheetId } }'));
+  });
+  afterAll(() => t.close());
+
+  const count = async <T>(fn: () => Promise<T>) => t.countStatements(fn);
+
+  it('REST: a 50-license page is at most 2 statements', async () => {
+    const { result, statements } = await count(() =>
+      t.request('GET', '/api/external/staffs/1001/licenses?pageSize=50', { token: developer }),
+    );
+    const envelope = expectEnvelope(result, 200);
+    expect(envelope.data).toHaveLength(50);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
+
+    // The next page costs the same.
+    const next = await count(() =>
+      t.request('GET', `/api/external/staffs/1001/licenses?pageSize=50&${envelope.nextPageParameter}`, { token: developer }),
+    );
+    expect(expectEnvelope(next.result, 200).data).toHaveLength(15);
+    expect(next.statements.length, next.statements.join('\n')).toBeLessThanOrEqual(2);
+  });
+
+  it('GraphQL: a 50-license page with every license field is at most 2 statements', async () => {
+    const { result, statements } = await count(() =>
+      t.graphql(
+        developer,
+        `{ staff(employeeId: 1001) { firstName licenses(first: 50) {
+            edges { cursor node { id securityLicenseId firstName lastName licenseNumber employeeSecurityLicenseInfo { currentStatus } } }
+            pageInfo { hasNextPage endCursor } } } }`,
+      ),
+    );
+    const data = expectData(result);
+    expect(data.staff.licenses.edges).toHaveLength(50);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
+  });
+
+  it('GraphQL: nodes for 20 licenses is one statement, not one per license', async () => {
+    const ids = [...EXTRA_LICENSES.slice(0, 10), ...Array.from({ length: 10 }, (_, i) => 50001 + i)].map((id) => globalId('License', id));
+    const { result, statements } = await count(() =>
+      t.graphql(developer, 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on License { securityLicenseId firstName } } }', { ids }),
+    );
+    const data = expectData(result);
+    expect(data.nodes).toHaveLength(20);
+    expect(data.nodes.every((n: unknown) => n !== null)).toBe(true);
+    expect(statements, statements.join('\n')).toHaveLength(1);
+  });
+
+  it('GraphQL: nodes for 20 timesheets is one statement, not one per timesheet', async () => {
+    const ids = EXTRA_TIMESHEETS.map((id) => globalId('Timesheet', id));
+    const { result, statements } = await count(() =>
+      t.graphql(timesheetKey, 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Timesheet { timesheetId customerName siteName staffName } } }', {
+        ids,
+      }),
+    );
+    const data = expectData(result);
+    expect(data.nodes.map((n: { timesheetId: number }) => n.timesheetId)).toEqual(EXTRA_TIMESHEETS);
+    expect(statements, statements.join('\n')).toHaveLength(1);
+  });
+
+  it('GraphQL: nodes mixing licenses, staff and subscribers is one statement per type', async () => {
+    const ids = [
+      ...Array.from({ length: 10 }, (_, i) => globalId('License', 50001 + i)),
+      globalId('Staff', 1001),
+      globalId('Staff', 1002),
+      globalId('Subscriber', 301),
+      globalId('Subscriber', 302),
+    ];
+    const { result, statements } = await count(() =>
+      t.graphql(developer, 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids }),
+    );
+    expect(expectData(result).nodes).toHaveLength(14);
+    expect(statements, statements.join('\n')).toHaveLength(3);
+  });
+
+  it('a timesheet read is one statement, through REST and GraphQL', async () => {
+    const rest = await count(() => t.request('GET', '/api/external/timesheets/9001', { token: timesheetKey }));
+    expect(expectEnvelope(rest.result, 200).data.timesheetId).toBe(9001);
+    expect(rest.statements, rest.statements.join('\n')).toHaveLength(1);
+
+    const gql = await count(() => t.graphql(timesheetKey, '{ timesheet(timesheetId: 9002) { timesheetId customerName siteName staffName notes } }'));
+    expect(expectData(gql.result).timesheet.timesheetId).toBe(9002);
+    expect(gql.statements, gql.statements.join('\n')).toHaveLength(1);
+  });
+});
