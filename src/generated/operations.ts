@@ -50,6 +50,8 @@ export type EventFilter = {
 export type EventSubscription = Node & {
   __typename?: 'EventSubscription';
   createdDateTime: Scalars['DateTime']['output'];
+  /** The delivery log, newest first. */
+  deliveries: EventSubscriptionDeliveriesConnection;
   event: Scalars['String']['output'];
   eventType: Scalars['String']['output'];
   id: Scalars['ID']['output'];
@@ -59,6 +61,27 @@ export type EventSubscription = Node & {
   subscriptionId: Scalars['Int']['output'];
   uri: Scalars['String']['output'];
   webhookSubscriberEventFilterId: Scalars['Int']['output'];
+};
+
+
+/** Binds a delivery URI to one event/eventType pair of a subscriber (contract 2.4). */
+export type EventSubscriptionDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type EventSubscriptionDeliveriesConnection = {
+  __typename?: 'EventSubscriptionDeliveriesConnection';
+  edges: Array<EventSubscriptionDeliveriesConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type EventSubscriptionDeliveriesConnectionEdge = {
+  __typename?: 'EventSubscriptionDeliveriesConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookDelivery;
 };
 
 export type EventSubscriptionPayload = {
@@ -87,10 +110,22 @@ export type License = Node & {
   status?: Maybe<Scalars['String']['output']>;
 };
 
+/** The same body a webhook receiver gets. */
+export type LiveWebhookEvent = {
+  __typename?: 'LiveWebhookEvent';
+  /** The record as the REST read returns it. */
+  data?: Maybe<Scalars['JSON']['output']>;
+  timestamp: Scalars['DateTime']['output'];
+  /** "<event>.<eventType>" */
+  type: Scalars['String']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Subscribes a delivery URI to one of a subscriber’s event/eventType pairs. New subscriptions are active. */
   createEventSubscription?: Maybe<EventSubscriptionPayload>;
+  /** Queues a delivery again, due now, with the same webhook-id and body; the retry schedule starts over. */
+  redeliverWebhook?: Maybe<RedeliverWebhookPayload>;
   /** Changes the delivery URI or the active state of a subscription; at least one must be given. */
   updateEventSubscription?: Maybe<EventSubscriptionPayload>;
 };
@@ -98,6 +133,11 @@ export type Mutation = {
 
 export type MutationCreateEventSubscriptionArgs = {
   input: CreateEventSubscriptionInput;
+};
+
+
+export type MutationRedeliverWebhookArgs = {
+  input: RedeliverWebhookInput;
 };
 
 
@@ -127,6 +167,8 @@ export type Query = {
   subscriber?: Maybe<Subscriber>;
   /** One timesheet entry within the calling key’s company, customers and sites (timesheet keys). */
   timesheet?: Maybe<Timesheet>;
+  /** The event catalog: every event/eventType pair shiftgate can deliver. */
+  webhookEvents: Array<WebhookEvent>;
 };
 
 
@@ -152,6 +194,16 @@ export type QuerySubscriberArgs = {
 
 export type QueryTimesheetArgs = {
   timesheetId: Scalars['Int']['input'];
+};
+
+export type RedeliverWebhookInput = {
+  deliveryId: Scalars['Int']['input'];
+  subscriptionId: Scalars['Int']['input'];
+};
+
+export type RedeliverWebhookPayload = {
+  __typename?: 'RedeliverWebhookPayload';
+  delivery: WebhookDelivery;
 };
 
 /** An employee of the calling key’s company. */
@@ -225,6 +277,18 @@ export type SubscriberSubscriptionsConnectionEdge = {
   node: EventSubscription;
 };
 
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Streams events of the caller’s company as they happen (server-sent events), optionally one event or pair. */
+  events: LiveWebhookEvent;
+};
+
+
+export type SubscriptionEventsArgs = {
+  event?: InputMaybe<Scalars['String']['input']>;
+  eventType?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** One timesheet entry (contract 2.3). Visible only when its company, customer and site are within the calling key. */
 export type Timesheet = Node & {
   __typename?: 'Timesheet';
@@ -282,6 +346,44 @@ export type UpdateEventSubscriptionInput = {
   uri?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One event sent (or to be sent) to one subscription. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** Attempts since the delivery was (re)queued. */
+  attemptCount: Scalars['Int']['output'];
+  /** Every attempt, oldest first. */
+  attempts: Array<WebhookDeliveryAttempt>;
+  completedDateTime?: Maybe<Scalars['DateTime']['output']>;
+  createdDateTime: Scalars['DateTime']['output'];
+  deliveryId: Scalars['Int']['output'];
+  event: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  nextAttemptAt?: Maybe<Scalars['DateTime']['output']>;
+  /** pending, delivered or failed. */
+  state: Scalars['String']['output'];
+  /** The webhook-id header; the same on every attempt. */
+  webhookId: Scalars['String']['output'];
+};
+
+/** One HTTP attempt of a delivery. */
+export type WebhookDeliveryAttempt = {
+  __typename?: 'WebhookDeliveryAttempt';
+  attemptedAt: Scalars['DateTime']['output'];
+  durationMs: Scalars['Int']['output'];
+  /** Why the attempt failed; at most a short excerpt of the receiver’s response. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Null when no response arrived. */
+  httpStatus?: Maybe<Scalars['Int']['output']>;
+};
+
+/** One event/eventType pair of the catalog that subscriptions and event filters may use. */
+export type WebhookEvent = {
+  __typename?: 'WebhookEvent';
+  description: Scalars['String']['output'];
+  event: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+};
+
 export type CreateSubscriptionMutationVariables = Exact<{
   subscriberId: number;
   uri: string;
@@ -294,6 +396,14 @@ export type CreateSubscriptionMutationVariables = Exact<{
 export type CreateSubscriptionMutation = { createEventSubscription: { eventSubscription: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } } | null };
 
 export type ContractSubscriptionFragment = { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number };
+
+export type RedeliverMutationVariables = Exact<{
+  subscriptionId: number;
+  deliveryId: number;
+}>;
+
+
+export type RedeliverMutation = { redeliverWebhook: { delivery: { deliveryId: number, webhookId: string, event: string, eventType: string, state: string, attemptCount: number, nextAttemptAt: string | null, createdDateTime: string, completedDateTime: string | null, attempts: Array<{ attemptedAt: string, httpStatus: number | null, durationMs: number, error: string | null }> } } | null };
 
 export type StaffLicensesQueryVariables = Exact<{
   employeeId: number;
@@ -314,6 +424,22 @@ export type SubscriberSubscriptionsQueryVariables = Exact<{
 
 export type SubscriberSubscriptionsQuery = { subscriber: { subscriptions: { edges: Array<{ node: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } }> } } | null };
 
+export type SubscriptionDeliveriesQueryVariables = Exact<{
+  subscription: string | number;
+  first?: number | null | undefined;
+  last?: number | null | undefined;
+  after?: string | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type SubscriptionDeliveriesQuery = { node:
+    | { deliveries: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { deliveryId: number, webhookId: string, event: string, eventType: string, state: string, attemptCount: number, nextAttemptAt: string | null, createdDateTime: string, completedDateTime: string | null, attempts: Array<{ attemptedAt: string, httpStatus: number | null, durationMs: number, error: string | null }> } }> } }
+    | Record<PropertyKey, never>
+   | null };
+
+export type ContractDeliveryFragment = { deliveryId: number, webhookId: string, event: string, eventType: string, state: string, attemptCount: number, nextAttemptAt: string | null, createdDateTime: string, completedDateTime: string | null, attempts: Array<{ attemptedAt: string, httpStatus: number | null, durationMs: number, error: string | null }> };
+
 export type TimesheetQueryVariables = Exact<{
   timesheetId: number;
 }>;
@@ -330,9 +456,18 @@ export type UpdateSubscriptionMutationVariables = Exact<{
 
 export type UpdateSubscriptionMutation = { updateEventSubscription: { eventSubscription: { webhookSubscriberEventFilterId: number, uri: string, isActive: boolean, event: string, eventType: string, createdDateTime: string, modifiedDateTime: string, id: number } } | null };
 
+export type WebhookEventsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookEventsQuery = { webhookEvents: Array<{ event: string, eventType: string, description: string }> };
+
 export const ContractSubscriptionFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<ContractSubscriptionFragment, unknown>;
+export const ContractDeliveryFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractDelivery"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deliveryId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"completedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attemptedAt"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]} as unknown as DocumentNode<ContractDeliveryFragment, unknown>;
 export const CreateSubscriptionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSubscription"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uri"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"event"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"eventType"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEventSubscription"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"subscriberId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"uri"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uri"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"event"},"value":{"kind":"Variable","name":{"kind":"Name","value":"event"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"eventType"},"value":{"kind":"Variable","name":{"kind":"Name","value":"eventType"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventSubscription"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<CreateSubscriptionMutation, CreateSubscriptionMutationVariables>;
+export const RedeliverDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Redeliver"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"deliveryId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"redeliverWebhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"subscriptionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"deliveryId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"deliveryId"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"delivery"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractDelivery"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractDelivery"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deliveryId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"completedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attemptedAt"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]} as unknown as DocumentNode<RedeliverMutation, RedeliverMutationVariables>;
 export const StaffLicensesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StaffLicenses"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"employeeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"licenseNumber"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"staff"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"employeeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"employeeId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"licenses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"licenseNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"licenseNumber"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"securityLicenseId"}},{"kind":"Field","name":{"kind":"Name","value":"employeeId"}},{"kind":"Field","name":{"kind":"Name","value":"firstName"}},{"kind":"Field","name":{"kind":"Name","value":"lastName"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"licenseNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"expiryDate"}},{"kind":"Field","name":{"kind":"Name","value":"reminder"}},{"kind":"Field","name":{"kind":"Name","value":"critical"}},{"kind":"Field","name":{"kind":"Name","value":"attachmentLink"}},{"kind":"Field","name":{"kind":"Name","value":"licenceSector"}},{"kind":"Field","name":{"kind":"Name","value":"isInvalidLicense"}},{"kind":"Field","name":{"kind":"Name","value":"employeeSecurityLicenseInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"employeeSecurityLicenseId"}},{"kind":"Field","name":{"kind":"Name","value":"currentStatus"}},{"kind":"Field","name":{"kind":"Name","value":"expiryDate"}},{"kind":"Field","name":{"kind":"Name","value":"licenceSector"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<StaffLicensesQuery, StaffLicensesQueryVariables>;
 export const SubscriberSubscriptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SubscriberSubscriptions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriber"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"subscriberId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriberId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subscriptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<SubscriberSubscriptionsQuery, SubscriberSubscriptionsQueryVariables>;
+export const SubscriptionDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SubscriptionDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscription"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscription"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractDelivery"}}]}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractDelivery"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deliveryId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"completedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attemptedAt"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]} as unknown as DocumentNode<SubscriptionDeliveriesQuery, SubscriptionDeliveriesQueryVariables>;
 export const TimesheetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Timesheet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timesheetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timesheet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"timesheetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timesheetId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timesheetId"}},{"kind":"Field","name":{"kind":"Name","value":"customerName"}},{"kind":"Field","name":{"kind":"Name","value":"customerApiId"}},{"kind":"Field","name":{"kind":"Name","value":"siteName"}},{"kind":"Field","name":{"kind":"Name","value":"siteApiId"}},{"kind":"Field","name":{"kind":"Name","value":"staffId"}},{"kind":"Field","name":{"kind":"Name","value":"staffName"}},{"kind":"Field","name":{"kind":"Name","value":"employeeId"}},{"kind":"Field","name":{"kind":"Name","value":"employeeReferenceNumber"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"mobile"}},{"kind":"Field","name":{"kind":"Name","value":"subcontractorCompany"}},{"kind":"Field","name":{"kind":"Name","value":"entryType"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"paygroup"}},{"kind":"Field","name":{"kind":"Name","value":"scheduledStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"scheduledEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"clockInCoordinates"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockBreakStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockBreakEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"timeclockEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"clockOutCoordinates"}},{"kind":"Field","name":{"kind":"Name","value":"staffSubmittedTimesheetTimes"}},{"kind":"Field","name":{"kind":"Name","value":"payStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"payEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"payBreakTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceStartTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceEndTime"}},{"kind":"Field","name":{"kind":"Name","value":"invoiceBreakTime"}},{"kind":"Field","name":{"kind":"Name","value":"notes"}},{"kind":"Field","name":{"kind":"Name","value":"allowances"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"approvedBy"}},{"kind":"Field","name":{"kind":"Name","value":"approvedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprovalStatus"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprover"}},{"kind":"Field","name":{"kind":"Name","value":"customerApprovedDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"lock"}},{"kind":"Field","name":{"kind":"Name","value":"scheduleNotes"}}]}}]}}]} as unknown as DocumentNode<TimesheetQuery, TimesheetQueryVariables>;
 export const UpdateSubscriptionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateSubscription"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uri"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"isActive"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateEventSubscription"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"subscriptionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subscriptionId"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"uri"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uri"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"isActive"},"value":{"kind":"Variable","name":{"kind":"Name","value":"isActive"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eventSubscription"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ContractSubscription"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ContractSubscription"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"EventSubscription"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"id"},"name":{"kind":"Name","value":"subscriptionId"}},{"kind":"Field","name":{"kind":"Name","value":"webhookSubscriberEventFilterId"}},{"kind":"Field","name":{"kind":"Name","value":"uri"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"createdDateTime"}},{"kind":"Field","name":{"kind":"Name","value":"modifiedDateTime"}}]}}]} as unknown as DocumentNode<UpdateSubscriptionMutation, UpdateSubscriptionMutationVariables>;
+export const WebhookEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookEvents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEvents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}}]} as unknown as DocumentNode<WebhookEventsQuery, WebhookEventsQueryVariables>;

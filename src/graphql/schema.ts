@@ -8,6 +8,10 @@ import './types/event-subscription.js';
 import './types/subscriber.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';
+import './types/webhook-event.js';
+import './types/delivery.js';
+import './mutations/redeliver.js';
+import './subscriptions/events.js';
 
 export const schema = builder.toSchema();
 

@@ -1,6 +1,10 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
+  RedeliverDocument,
+  SubscriptionDeliveriesDocument,
+  WebhookEventsDocument,
   StaffLicensesDocument,
   SubscriberSubscriptionsDocument,
   TimesheetDocument,
@@ -123,5 +127,54 @@ export const routes: RestRoute[] = [
       return { subscriberId: positiveInt(params.subscriberId, 'subscriberId') };
     },
     result: (data) => ({ data: data.subscriber?.subscriptions.edges.map((edge) => edge.node) ?? [] }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/webhook/events',
+    operation: WebhookEventsDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ query }) => {
+      readQuery(query, []);
+      return {};
+    },
+    result: (data) => ({ data: data.webhookEvents }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/webhook/subscriptions/:id/deliveries',
+    operation: SubscriptionDeliveriesDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ params, query }) => {
+      const q = readQuery(query, ['pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return {
+        // The subscription is reached through its node, so its scoped loader decides visibility (404).
+        subscription: encodeGlobalID('EventSubscription', positiveInt(params.id, 'id')),
+        after: q.get('after'),
+        before,
+        [before !== undefined ? 'last' : 'first']: pageSize,
+      };
+    },
+    result: (data) => {
+      const node = data.node;
+      const deliveries = node && 'deliveries' in node ? node.deliveries : undefined;
+      if (!deliveries) return { data: [] };
+      return { data: deliveries.edges.map((edge) => edge.node), page: pageParameters(deliveries.pageInfo) };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
+    operation: RedeliverDocument,
+    successStatus: 202,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: positiveInt(params.id, 'id'), deliveryId: positiveInt(params.deliveryId, 'deliveryId') };
+    },
+    result: (data) => ({ data: data.redeliverWebhook?.delivery }),
   }),
 ];

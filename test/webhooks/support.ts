@@ -1,0 +1,96 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { importData } from '../../src/import/import-data.js';
+import { emitImportEvents } from '../../src/webhooks/import-events.js';
+import type { Db } from '../../src/db/knex.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+
+export type Responder = (req: Received) => { status: number; headers?: Record<string, string>; body?: string };
+
+/** A real HTTP receiver on 127.0.0.1, answering with `responder` (200 by default). */
+export interface Receiver {
+  url: string;
+  received: Received[];
+  respond(responder: Responder): void;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  let responder: Responder = () => ({ status: 200 });
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const entry = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' };
+      received.push(entry);
+      const answer = responder(entry);
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    respond(next) {
+      responder = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Webhook settings compressed for tests: retries after ~50 ms, fast polling, loopback allowed. */
+export const FAST_WEBHOOKS = {
+  WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+  WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05',
+  WEBHOOK_POLL_INTERVAL_MS: '20',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_LEASE_MS: '3000',
+};
+
+export function startWebhookApp(env: Record<string, string> = {}): Promise<TestApp> {
+  return startTestApp({ env: { ...FAST_WEBHOOKS, ...env } });
+}
+
+/** Polls until `check` passes (a condition, never a duration, is what tests wait for). */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, limitMs = 15_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function subscribe(
+  t: TestApp,
+  token: string,
+  body: { subscriberId: number; uri: string; event?: string; eventType?: string },
+): Promise<number> {
+  const res = await t.request('POST', '/api/webhook/subscriptions', { token, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
+}
+
+/** Imports timesheets through the real import path, events included. */
+export function importTimesheets(db: Db, timesheets: { timesheetId: number; siteId: number; employeeId: number; status?: string }[]) {
+  return importData(db, { timesheets }, { onChanges: emitImportEvents });
+}
+
+export async function deliveriesOf(db: Db, subscriptionId: number) {
+  return (await db('webhook_deliveries').where({ subscription_id: subscriptionId }).orderBy('id')) as Record<string, any>[];
+}
