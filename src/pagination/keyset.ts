@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { badCursor, badInput } from '../errors.js';
 import type { CursorCodec } from './cursor-codec.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -45,6 +45,7 @@ export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, cod
   const first = checkSize('first', args.first);
   const last = checkSize('last', args.last);
   if (first !== undefined && last !== undefined) throw badInput('Give either first or last, not both');
+  if (args.after === '' || args.before === '') throw badCursor('The page cursor must not be empty');
   if (args.after && args.before) throw badInput('Give either after or before, not both');
   const cursorText = args.after ?? args.before ?? null;
   const backward = Boolean(args.before) || (last !== undefined && !args.after);

@@ -116,7 +116,11 @@ export class RestAdapter {
     const principal = await this.options.authenticator.authenticate(req.headers);
     const params: Record<string, string> = {};
     compiled.paramNames.forEach((name, i) => {
-      params[name] = decodeURIComponent(match[i + 1] ?? '');
+      try {
+        params[name] = decodeURIComponent(match[i + 1] ?? '');
+      } catch {
+        throw badInput(`Path parameter ${name} is not valid percent-encoding`);
+      }
     });
     const input: RestInput = { params, query: url.searchParams, body: undefined };
     if (route.body === 'json') {
@@ -126,7 +130,11 @@ export class RestAdapter {
       if (route.body === 'cursor') input.query = mergeQuery(url.searchParams, cursorFromBody(raw));
       else if (raw.length > 0) throw badInput('This endpoint takes no request body');
     }
-    const variables = { ...input.body, ...route.variables(input) };
+    // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
+    // variable to null, and an explicit null filter conflicts with a filtered cursor.
+    const variables = Object.fromEntries(
+      Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined),
+    );
     const { execute, contextFactory, schema } = this.options.yoga.getEnveloped({ principal });
     const contextValue = await contextFactory();
     const result = (await execute({
