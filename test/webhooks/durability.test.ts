@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../src/webhooks/dispatcher.js';
+import { PayloadRenderer } from '../../src/webhooks/render.js';
+import { AddressGuard } from '../../src/webhooks/address-guard.js';
+import type { TestApp } from '../support/test-app.js';
+import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+
+describe('dispatcher crash and restart', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await startWebhookApp();
+    receiver = await startReceiver();
+    // The app's own dispatcher is stopped: this test plays both dispatchers itself.
+    await t.app.webhooks.dispatcher.stop();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  function dispatcher(owner: string) {
+    const config = t.app.config.webhooks;
+    return new Dispatcher({
+      db: t.app.db,
+      config,
+      guard: new AddressGuard(config.allowedCidrs),
+      renderer: new PayloadRenderer(t.app.db, t.app.yoga),
+      owner,
+    });
+  }
+
+  it('loses nothing when a dispatcher dies holding leases: another one delivers after they expire', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/in`, event: 'timesheet', eventType: 'created' });
+    const timesheets = [9201, 9202, 9203, 9204, 9205].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 }));
+    await importTimesheets(t.app.db, timesheets);
+
+    // "Crash": the first dispatcher leases the whole batch and never sends or records anything.
+    const doomed = dispatcher('doomed');
+    const leased = await doomed.claim(10, 300);
+    expect(leased).toHaveLength(5);
+    // While the leases are live, nobody else may take the rows.
+    const survivor = dispatcher('survivor');
+    expect(await survivor.claim(10)).toHaveLength(0);
+
+    survivor.start();
+    try {
+      await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'redelivery after lease expiry');
+    } finally {
+      await survivor.stop();
+    }
+    const bodies = receiver.received.map((r) => JSON.parse(r.body).data.timesheetId as number).sort();
+    expect(bodies).toEqual([9201, 9202, 9203, 9204, 9205]);
+    const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    expect(ids).toEqual(new Set(leased.map((l) => l.webhook_id)));
+  });
+});
