@@ -1,0 +1,112 @@
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { KeyType } from '../../src/auth/principal.js';
+import { createApiKey } from '../../src/repositories/api-keys.js';
+import { seedTenants } from './seed.js';
+
+export const SUB_KEY = 'test-subscription-key';
+
+export interface TestApp {
+  app: App;
+  baseUrl: string;
+  /** Plaintext API keys by name, created by `key()`. */
+  key(options: { type: KeyType; companyId: number; customerIds?: number[]; siteIds?: number[] }): Promise<{ id: number; apiKey: string }>;
+  /** A bearer token for a new key with these properties. */
+  token(options: { type: KeyType; companyId: number; customerIds?: number[]; siteIds?: number[] }): Promise<string>;
+  /** Calls the running server; JSON bodies are encoded, responses decoded when JSON. */
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; subKey?: string | null },
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** POST /graphql with a token. */
+  graphql(token: string | null, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  /** Counts SQL statements issued while `fn` runs. */
+  countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  now?: () => number;
+  seed?: boolean;
+}
+
+/** Starts the gateway on an ephemeral loopback port over a fresh SQLite database. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'shiftgate-test-'));
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
+    SUBSCRIPTION_KEYS: SUB_KEY,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    ...options.env,
+  });
+  const app = await createApp(config, options.now ? { now: options.now } : {});
+  if (options.seed !== false) await seedTenants(app.db);
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const request: TestApp['request'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.subKey !== null) headers['external-gh-apim-sub-key'] ??= opts.subKey ?? SUB_KEY;
+    if (opts.token) headers.authorization ??= `Bearer ${opts.token}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const key: TestApp['key'] = async (o) => {
+    const created = await createApiKey(app.db, {
+      keyType: o.type,
+      companyId: o.companyId,
+      customerIds: o.customerIds ?? [],
+      siteIds: o.siteIds ?? [],
+    });
+    return { id: created.id, apiKey: created.apiKey };
+  };
+
+  return {
+    app,
+    baseUrl,
+    key,
+    request,
+    async token(o) {
+      const { apiKey } = await key(o);
+      const res = await request('POST', '/api/external/token/request', { body: { apiKey } });
+      if (res.status !== 200) throw new Error(`token request failed: ${res.text}`);
+      return res.body.data.accessToken as string;
+    },
+    async graphql(token, query, variables) {
+      const res = await request('POST', '/graphql', { token, body: { query, variables } });
+      return { status: res.status, body: res.body };
+    },
+    async countStatements(fn) {
+      const statements: string[] = [];
+      const listener = (q: { sql: string }) => statements.push(q.sql);
+      app.db.on('query', listener);
+      try {
+        const result = await fn();
+        return { result, statements };
+      } finally {
+        app.db.off('query', listener);
+      }
+    },
+    close: () => app.close(),
+  };
+}
