@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import { isPostgres, type Db } from '../db/knex.js';
+import { changesOf, type ImportChanges } from './changes.js';
+import { SECTION_NAMES } from './format.js';
+import { parseInput } from './parse.js';
+import { planImport } from './plan.js';
+import { ImportValidationError, Problems } from './problems.js';
+import { summarise, type ImportSummary } from './summary.js';
+import { validateAgainstDatabase } from './validate.js';
+import { writePlan } from './write.js';
+
+export { ImportValidationError } from './problems.js';
+export type { ImportSummary } from './summary.js';
+export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
+
+export interface ImportOptions {
+  /**
+   * Runs inside the import's transaction after every row is written; throwing rolls the
+   * whole import back. This is where events for created/changed records belong.
+   */
+  onChanges?: (trx: Knex.Transaction, changes: ImportChanges) => Promise<void>;
+}
+
+/**
+ * Upserts a parsed import file by id, all or nothing, in one transaction. Records are
+ * replaced whole: an optional field left out of the file is stored as null.
+ * Throws ImportValidationError, having written nothing, when the file has any problem.
+ */
+export async function importData(db: Db, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+  const problems = new Problems(SECTION_NAMES);
+  const parsed = parseInput(input, problems);
+  return db.transaction(async (trx) => {
+    if (!isPostgres(db)) {
+      // SQLite starts transactions deferred: a read-then-write transaction fails with SQLITE_BUSY
+      // if another connection writes in between. A statement that writes nothing still takes
+      // the write lock up front, so the checks and the writes see one state.
+      await trx.raw('DELETE FROM companies WHERE 1 = 0');
+    }
+    await validateAgainstDatabase(trx, parsed.facts, problems);
+    if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+    const plan = await planImport(trx, parsed.file);
+    await writePlan(trx, plan);
+    if (options.onChanges) await options.onChanges(trx, changesOf(plan));
+    return summarise(plan);
+  });
+}

@@ -1,0 +1,84 @@
+/** One segment of a JSON path: an object key or an array index. */
+export type PathSegment = string | number;
+
+/** More problems than this are summarised in one final line, so a broken 100k-row file stays readable. */
+export const MAX_REPORTED_PROBLEMS = 1000;
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function keySegment(key: string): string {
+  // Keys come from the file, so a hostile or garbled key must not flood or break the line.
+  const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+  return IDENTIFIER.test(shown) ? shown : JSON.stringify(shown);
+}
+
+/** `timesheets[3].siteId`; the empty path is `(root)`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  if (path.length === 0) return '(root)';
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else if (text === '') text += keySegment(segment);
+    else text += IDENTIFIER.test(segment) ? `.${segment}` : `[${keySegment(segment)}]`;
+  }
+  return text;
+}
+
+interface Problem {
+  section: number;
+  indices: number[];
+  seq: number;
+  line: string;
+}
+
+function compareIndices(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const difference = (a[i] ?? 0) - (b[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Collects problems from every validation stage and hands them back in file order (section,
+ * then element, then nested element), whichever stage found them.
+ */
+export class Problems {
+  private readonly items: Problem[] = [];
+
+  constructor(private readonly sectionOrder: readonly string[]) {}
+
+  add(path: readonly PathSegment[], reason: string): void {
+    const first = path[0];
+    const section = typeof first === 'string' ? this.sectionOrder.indexOf(first) : -1;
+    this.items.push({
+      section,
+      indices: path.filter((segment): segment is number => typeof segment === 'number'),
+      seq: this.items.length,
+      line: `${formatPath(path)}: ${reason}`,
+    });
+  }
+
+  get count(): number {
+    return this.items.length;
+  }
+
+  lines(limit = MAX_REPORTED_PROBLEMS): string[] {
+    const sorted = [...this.items].sort((a, b) => a.section - b.section || compareIndices(a.indices, b.indices) || a.seq - b.seq);
+    const shown = sorted.slice(0, limit).map((p) => p.line);
+    if (sorted.length > limit) shown.push(`… and ${sorted.length - limit} more`);
+    return shown;
+  }
+}
+
+/** The import file is invalid; nothing was written. `problems` holds one `path: reason` line each. */
+export class ImportValidationError extends Error {
+  override name = 'ImportValidationError';
+
+  constructor(
+    readonly problems: string[],
+    readonly problemCount: number,
+  ) {
+    super(`import file has ${problemCount} problem${problemCount === 1 ? '' : 's'}`);
+  }
+}

@@ -1,0 +1,40 @@
+import type { ImportPlan, Outcome } from './plan.js';
+import { ENTITIES, type Entity } from './rows.js';
+
+export type EntitySummary = Record<Outcome, number[]>;
+
+export interface ImportSummary {
+  /** Per entity, the ids inserted, updated (stored values changed) and unchanged. */
+  entities: Record<Entity, EntitySummary>;
+  /** Subscribers created without a signingSecret, for which one was generated. */
+  generatedSigningSecrets: number[];
+}
+
+export function summarise(plan: ImportPlan): ImportSummary {
+  const entities = {} as Record<Entity, EntitySummary>;
+  for (const entity of ENTITIES) {
+    const summary: EntitySummary = { inserted: [], updated: [], unchanged: [] };
+    for (const { id, outcome } of plan.rows[entity]) summary[outcome].push(id);
+    entities[entity] = summary;
+  }
+  return { entities, generatedSigningSecrets: [...plan.generatedSecrets] };
+}
+
+/** A few lines for a terminal: totals, then one line per entity that the file mentioned. */
+export function formatSummary(summary: ImportSummary): string {
+  const lines: string[] = [];
+  const total = { inserted: 0, updated: 0, unchanged: 0 };
+  for (const entity of ENTITIES) {
+    const { inserted, updated, unchanged } = summary.entities[entity];
+    total.inserted += inserted.length;
+    total.updated += updated.length;
+    total.unchanged += unchanged.length;
+    if (inserted.length + updated.length + unchanged.length === 0) continue;
+    lines.push(`  ${entity}: ${inserted.length} inserted, ${updated.length} updated, ${unchanged.length} unchanged`);
+  }
+  const head = `import complete: ${total.inserted} inserted, ${total.updated} updated, ${total.unchanged} unchanged`;
+  if (summary.generatedSigningSecrets.length > 0) {
+    lines.push(`  signing secrets generated for subscribers ${summary.generatedSigningSecrets.join(', ')}`);
+  }
+  return [head, ...lines].join('\n');
+}

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fullFile, snapshot, tempDatabase, type TempDatabase } from './support.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/shiftgate.js');
+
+let t: TempDatabase;
+beforeEach(async () => {
+  t = await tempDatabase();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+function runImport(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, 'import', ...args], {
+    env: { ...process.env, DATABASE_URL: t.url },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function writeJson(name: string, value: unknown): string {
+  const path = join(t.dir, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+}
+
+describe('shiftgate import FILE', () => {
+  it('imports a valid file, prints a summary and exits 0', async () => {
+    const result = runImport(writeJson('ok.json', fullFile()));
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('import complete: 16 inserted, 0 updated, 0 unchanged');
+    expect(result.stdout).toContain('timesheets: 2 inserted, 0 updated, 0 unchanged');
+    expect(await t.db('timesheets').count({ n: '*' })).toEqual([{ n: 2 }]);
+  });
+
+  it('prints one path: reason line per problem on stderr, writes nothing and exits 1', async () => {
+    const file = fullFile();
+    file.timesheets.push({ timesheetId: 9003, siteId: 99, employeeId: 1001, status: 'x' });
+    (file.companies[0] as Record<string, unknown>).colour = 'red';
+    const before = await snapshot(t.db);
+
+    const result = runImport(writeJson('bad.json', file));
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toEqual([
+      'companies[0].colour: unknown field',
+      'timesheets[2].siteId: site 99 does not exist',
+      '',
+    ]);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('explains an unreadable file or invalid JSON in one line and exits 1', () => {
+    const missing = runImport(join(t.dir, 'missing.json'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/cannot read .*missing\.json \(ENOENT\)/);
+
+    const path = join(t.dir, 'broken.json');
+    writeFileSync(path, '{"companies": [');
+    const broken = runImport(path);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr.trim().split('\n')).toHaveLength(1);
+    expect(broken.stderr).toContain('broken.json is not valid JSON');
+  });
+
+  it('exits 2 with usage when no file is given', () => {
+    const result = runImport();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage: shiftgate import FILE');
+  });
+});

@@ -1,0 +1,216 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importData, ImportValidationError, type ImportChanges } from '../../src/import/import-data.js';
+import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
+
+let t: TempDatabase;
+beforeEach(async () => {
+  t = await tempDatabase();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe('importData', () => {
+  it('stores a full file normalised and reports every id as inserted', async () => {
+    const summary = await importData(t.db, fullFile());
+
+    expect(summary.entities.companies).toEqual({ inserted: [1, 2], updated: [], unchanged: [] });
+    expect(summary.entities.timesheets.inserted).toEqual([9001, 9002]);
+    expect(summary.entities.eventFilters.inserted).toEqual([3011, 3012]);
+    expect(summary.generatedSigningSecrets).toEqual([401]);
+
+    const timesheet = await t.db('timesheets').where('timesheet_id', 9001).first();
+    expect(timesheet).toMatchObject({
+      site_id: 100,
+      employee_id: 1001,
+      scheduled_start_time: '2026-01-31T08:00:00.000Z',
+      scheduled_end_time: '2026-01-31T16:00:00.000Z',
+      timeclock_end_time: '2026-01-31T16:01:00.500Z',
+      clock_in_coordinates: JSON.stringify({ latitude: -33.86, longitude: 151.2 }),
+      notes: JSON.stringify([{ text: 'Quiet night' }]),
+      pay_break_time: 30,
+      invoice_break_time: 0,
+      approved_by: null,
+      lock: 0,
+      schedule_notes: JSON.stringify({ brief: 'Check the loading dock' }),
+    });
+    const sparse = await t.db('timesheets').where('timesheet_id', 9002).first();
+    expect(sparse).toMatchObject({ status: 'APPROVED', entry_type: null, notes: null, lock: null });
+
+    const licenses = await t.db('licenses').orderBy('security_license_id');
+    expect(licenses.map((l) => l.expiry_date)).toEqual(['2027-06-30T00:00:00.000Z', '2027-01-01T00:00:00.000Z']);
+    expect(licenses[0]).toMatchObject({ critical: 1, is_invalid_license: 0, reminder: 30 });
+
+    const subscribers = await t.db('subscribers').orderBy('id');
+    expect(subscribers[0].signing_secret).toBe(SECRET_A);
+    expect(subscribers[1].signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(subscribers[1].signing_secret.slice(6), 'base64')).toHaveLength(32);
+    expect(await t.db('event_filters').orderBy('id')).toEqual([
+      { id: 3011, subscriber_id: 301, event: 'timesheet', event_type: 'approved' },
+      { id: 3012, subscriber_id: 301, event: 'license', event_type: 'expiring' },
+    ]);
+  });
+
+  it('reports an identical re-import as unchanged and writes nothing', async () => {
+    await importData(t.db, fullFile());
+    const before = await snapshot(t.db);
+
+    const summary = await importData(t.db, fullFile());
+
+    for (const [entity, outcome] of Object.entries(summary.entities)) {
+      expect(outcome.inserted, entity).toEqual([]);
+      expect(outcome.updated, entity).toEqual([]);
+    }
+    expect(summary.entities.timesheets.unchanged).toEqual([9001, 9002]);
+    // The generated secret of subscriber 401 is kept, not regenerated.
+    expect(summary.generatedSigningSecrets).toEqual([]);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('treats the same instant written in another zone as unchanged', async () => {
+    await importData(t.db, fullFile());
+    const file = fullFile();
+    file.timesheets[0]!.scheduledStartTime = '2026-01-31T08:00:00.000Z';
+    const summary = await importData(t.db, file);
+    expect(summary.entities.timesheets.unchanged).toContain(9001);
+  });
+
+  it('updates changed records, nulls omitted optional fields and leaves the rest alone', async () => {
+    await importData(t.db, fullFile());
+    const file = fullFile();
+    file.companies[1]!.name = 'Renamed Guard Co';
+    delete (file.timesheets[0] as { notes?: unknown }).notes;
+    file.licenses[1]!.expiryDate = '2028-01-01';
+
+    const summary = await importData(t.db, file);
+
+    expect(summary.entities.companies).toEqual({ inserted: [], updated: [2], unchanged: [1] });
+    expect(summary.entities.timesheets).toEqual({ inserted: [], updated: [9001], unchanged: [9002] });
+    expect(summary.entities.licenses).toEqual({ inserted: [], updated: [50002], unchanged: [50001] });
+    expect((await t.db('companies').where('id', 2).first()).name).toBe('Renamed Guard Co');
+    expect((await t.db('timesheets').where('timesheet_id', 9001).first()).notes).toBeNull();
+    expect((await t.db('licenses').where('security_license_id', 50002).first()).expiry_date).toBe('2028-01-01T00:00:00.000Z');
+  });
+
+  it('resolves references from the database when the file does not declare them', async () => {
+    await importData(t.db, fullFile());
+    const summary = await importData(t.db, {
+      timesheets: [{ timesheetId: 9100, siteId: 100, employeeId: 1001 }],
+      licenses: [{ securityLicenseId: 50100, employeeId: 2001 }],
+    });
+    expect(summary.entities.timesheets.inserted).toEqual([9100]);
+    expect(summary.entities.licenses.inserted).toEqual([50100]);
+  });
+
+  it('lets records move to another parent as long as the new one exists', async () => {
+    await importData(t.db, fullFile());
+    const summary = await importData(t.db, {
+      staff: [{ id: 1001, companyId: 2, firstName: 'Alex' }],
+      sites: [{ id: 100, customerId: 20, name: 'North Gate' }],
+      subscribers: [{ id: 301, companyId: 2, name: 'Acme payroll' }],
+    });
+    expect(summary.entities.staff.updated).toEqual([1001]);
+    expect(summary.entities.sites.updated).toEqual([100]);
+    expect((await t.db('staff').where('id', 1001).first()).company_id).toBe(2);
+    expect((await t.db('sites').where('id', 100).first()).customer_id).toBe(20);
+    // Leaving signingSecret out of an existing subscriber keeps the stored one.
+    expect((await t.db('subscribers').where('id', 301).first()).signing_secret).toBe(SECRET_A);
+  });
+
+  it('lets two filters of one subscriber swap their pairs in one import', async () => {
+    await importData(t.db, fullFile());
+    const summary = await importData(t.db, {
+      subscribers: [
+        {
+          id: 301,
+          companyId: 1,
+          name: 'Acme payroll',
+          eventFilters: [
+            { id: 3011, event: 'license', eventType: 'expiring' },
+            { id: 3012, event: 'timesheet', eventType: 'approved' },
+          ],
+        },
+      ],
+    });
+    expect(summary.entities.eventFilters.updated).toEqual([3011, 3012]);
+    expect(await t.db('event_filters').orderBy('id')).toEqual([
+      { id: 3011, subscriber_id: 301, event: 'license', event_type: 'expiring' },
+      { id: 3012, subscriber_id: 301, event: 'timesheet', event_type: 'approved' },
+    ]);
+  });
+
+  it('imports more rows than one statement or id list can hold', async () => {
+    const file = fullFile();
+    const timesheets = [];
+    for (let i = 0; i < 10_000; i++) {
+      timesheets.push({ timesheetId: 100_000 + i, siteId: 100, employeeId: 1001, status: 'Pending', notes: [{ n: i }] });
+    }
+    const summary = await importData(t.db, { ...file, timesheets });
+    expect(summary.entities.timesheets.inserted).toHaveLength(10_000);
+    expect(await t.db('timesheets').count({ n: '*' })).toEqual([{ n: 10_000 }]);
+
+    timesheets[9_999]!.status = 'Approved';
+    const again = await importData(t.db, { ...file, timesheets });
+    expect(again.entities.timesheets.updated).toEqual([109_999]);
+    expect(again.entities.timesheets.unchanged).toHaveLength(9_999);
+  });
+});
+
+describe('the onChanges hook', () => {
+  it('runs inside the transaction with each timesheet and license outcome', async () => {
+    await importData(t.db, fullFile());
+    const file = fullFile();
+    file.timesheets[0]!.status = 'approved';
+    file.timesheets.push({ timesheetId: 9003, siteId: 100, employeeId: 1001, status: 'Approved' });
+    file.licenses[0]!.status = 'Expired';
+    let seen: ImportChanges | undefined;
+    let visibleInside: unknown;
+
+    await importData(t.db, file, {
+      async onChanges(trx, changes) {
+        seen = changes;
+        visibleInside = (await trx('timesheets').where('timesheet_id', 9003).first())?.status;
+      },
+    });
+
+    expect(visibleInside).toBe('Approved');
+    expect(seen?.timesheets).toEqual([
+      { timesheetId: 9001, outcome: 'updated', statusBefore: 'Pending', statusAfter: 'approved', becameApproved: true },
+      { timesheetId: 9002, outcome: 'unchanged', statusBefore: 'APPROVED', statusAfter: 'APPROVED', becameApproved: false },
+      { timesheetId: 9003, outcome: 'inserted', statusBefore: null, statusAfter: 'Approved', becameApproved: true },
+    ]);
+    expect(seen?.licenses).toEqual([
+      { securityLicenseId: 50001, outcome: 'updated' },
+      { securityLicenseId: 50002, outcome: 'unchanged' },
+    ]);
+  });
+
+  it('rolls every write back when it fails', async () => {
+    await importData(t.db, fullFile());
+    const before = await snapshot(t.db);
+    const file = fullFile();
+    file.companies.push({ id: 3, name: 'New Co' });
+    file.timesheets[0]!.status = 'Approved';
+
+    const attempt = importData(t.db, file, {
+      async onChanges(trx) {
+        // A real database error, not just a thrown value.
+        await trx('no_such_table').insert({ id: 1 });
+      },
+    });
+
+    await expect(attempt).rejects.toThrow(/no_such_table/);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('is not called when the file is invalid', async () => {
+    let called = false;
+    const attempt = importData(t.db, { companies: [{ id: 0, name: 'x' }] }, {
+      async onChanges() {
+        called = true;
+      },
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ImportValidationError);
+    expect(called).toBe(false);
+  });
+});
