@@ -108,7 +108,7 @@ describe('webhook delivery to a real receiver', () => {
     const list = await t.request('GET', '/api/webhook/subscribers/301/subscriptions', { token: developer });
     const record = list.body.data.find((s: { id: number }) => s.id === subscriptionId);
     expect(record.isActive).toBe(false);
-    expect(record.modifiedDateTime > before.modified_date_time).toBe(true);
+    expect(record.modifiedDateTime > String(before.modified_date_time)).toBe(true);
   });
 
   it('honours Retry-After on 429 instead of the shorter schedule', async () => {
