@@ -4,6 +4,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { forbidden } from '../errors.js';
 import type { GraphQLContext } from './context.js';
+import { decodeGlobalId, encodeGlobalId } from './global-id.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -28,6 +29,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    encodeGlobalID: encodeGlobalId,
+    decodeGlobalID: decodeGlobalId,
   },
 });
 

@@ -135,13 +135,19 @@ describe('GraphQL: node and nodes', () => {
     const res = await t.graphql(developer, '{ node(id: "1001") { id } }');
     expect(res.status).toBe(200);
     expect(res.body.data?.node ?? null).toBeNull();
-    expect(res.body.errors?.length).toBeGreaterThan(0);
+    expect(res.body.errors?.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('node with a known type but a non-numeric id is BAD_USER_INPUT', async () => {
+    const res = await t.graphql(developer, `{ node(id: "${Buffer.from('License:abc').toString('base64')}") { id } }`);
+    expect(res.body.data?.node ?? null).toBeNull();
+    expect(res.body.errors?.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
 
   it('node with a global id of an unknown type is an error, not a record', async () => {
     const res = await t.graphql(developer, `{ node(id: "${Buffer.from('Company:1').toString('base64')}") { id } }`);
     expect(res.status).toBe(200);
     expect(res.body.data?.node ?? null).toBeNull();
-    expect(res.body.errors?.length).toBeGreaterThan(0);
+    expect(res.body.errors?.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
 });
