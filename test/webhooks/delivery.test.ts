@@ -111,6 +111,29 @@ describe('webhook delivery to a real receiver', () => {
     expect(record.modifiedDateTime > String(before.modified_date_time)).toBe(true);
   });
 
+  it('deactivates a subscription that has failed everything for WEBHOOK_DISABLE_AFTER_HOURS', async () => {
+    receiver = await startReceiver();
+    receiver.respond(() => ({ status: 500 }));
+    const subscriptionId = await subscribe(t, developer, { subscriberId: 301, uri: `${receiver.url}/broken` });
+    // Its failures began 121 hours ago (the default limit is 120): the next failure ends it.
+    const since = new Date(Date.now() - 121 * 3600 * 1000).toISOString();
+    await t.app.db('subscriptions').where({ id: subscriptionId }).update({ failing_since: since });
+    await importTimesheets(t.app.db, [{ timesheetId: 9110, siteId: 100, employeeId: 1001, status: 'Approved' }]);
+    await waitFor(async () => {
+      const row = await t.app.db('subscriptions').where({ id: subscriptionId }).first();
+      return row && !row.is_active && row;
+    }, 'deactivation');
+    const list = await t.request('GET', '/api/webhook/subscribers/301/subscriptions', { token: developer });
+    expect(list.body.data.find((s: { id: number }) => s.id === subscriptionId).isActive).toBe(false);
+    // A success clears the failure clock, so a healthy subscription is never caught by it.
+    receiver.respond(() => ({ status: 200 }));
+    const healthy = await subscribe(t, developer, { subscriberId: 301, uri: `${receiver.url}/healthy` });
+    await t.app.db('subscriptions').where({ id: healthy }).update({ failing_since: since });
+    await importTimesheets(t.app.db, [{ timesheetId: 9111, siteId: 100, employeeId: 1001, status: 'Approved' }]);
+    await waitFor(async () => (await deliveriesOf(t.app.db, healthy))[0]?.state === 'delivered', 'healthy delivery');
+    expect(await t.app.db('subscriptions').where({ id: healthy }).first()).toMatchObject({ is_active: 1, failing_since: null });
+  });
+
   it('honours Retry-After on 429 instead of the shorter schedule', async () => {
     receiver = await startReceiver();
     receiver.respond(() => ({ status: 429, headers: { 'retry-after': '3600' } }));
