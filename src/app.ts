@@ -6,8 +6,13 @@ import type { Config } from './config.js';
 import { migrateLatest, openDatabase, type Db } from './db/knex.js';
 import type { Services } from './graphql/context.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
-import { DEFAULT_BODY_LIMIT_BYTES } from './http/read-body.js';
+import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
+import { createRateLimits } from './http/rate-limits.js';
+import { readBody } from './http/read-body.js';
+import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
 import { sendJson } from './http/respond.js';
+import { errorCodeOf, statusForCode } from './errors.js';
+import { createLogger, type Logger } from './observability/logger.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { RestAdapter } from './rest/adapter.js';
 import { failureEnvelope } from './rest/envelope.js';
@@ -26,6 +31,8 @@ export interface App {
   server: Server;
   /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
   webhooks: WebhookWorkers;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
   close(): Promise<void>;
 }
 
@@ -34,7 +41,8 @@ function wantsGraphiQL(req: IncomingMessage): boolean {
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
-export async function createApp(config: Config, options: { db?: Db; now?: () => number } = {}): Promise<App> {
+export async function createApp(config: Config, options: { db?: Db; now?: () => number; logger?: Logger } = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.limits.logLevel);
   const db = options.db ?? openDatabase(config);
   await migrateLatest(db);
   const now = options.now ?? Date.now;
@@ -45,6 +53,8 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
   const yoga = createYogaApp(services, {
     graphiqlSubscriptionKey: config.demoSubscriptionKey ? config.subscriptionKeys[0] : undefined,
+    limits: config.limits.graphql,
+    onUnexpectedError: (err) => logger.error({ err }, 'unexpected GraphQL error'),
   });
   // Background work gets its own connection (when the database allows a second one), so it
   // never queues behind or interleaves with request statements; it renders payloads through
@@ -53,40 +63,67 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
   const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb });
   const webhooks = new WebhookWorkers({ db: backgroundDb, yoga: backgroundYoga, config: config.webhooks, services: webhookServices, now });
-  const bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES;
-  const rest = new RestAdapter(routes, { yoga, authenticator, bodyLimitBytes });
+  const bodyLimitBytes = config.limits.bodyLimitBytes;
+  const admission = new Admission(authenticator, createRateLimits(config.limits, db));
+  const rest = new RestAdapter(routes, { yoga, authenticator, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
+  let draining = false;
 
   async function handleGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (wantsGraphiQL(req)) {
       await yoga(req, res, {});
       return;
     }
+    const requestId = factsOf(res)?.requestId;
     try {
-      const principal = await authenticator.authenticate(req.headers);
-      await yoga(req, res, { principal });
+      const principal = await admission.admit(req, res);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
+        const body = await readBody(req, bodyLimitBytes);
+        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+      }
+      await yoga(req, res, { principal, requestId });
     } catch (error) {
       req.resume();
-      const message = error instanceof Error ? error.message : 'Unauthenticated';
-      sendJson(res, 401, { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }] }, { 'www-authenticate': 'Bearer' });
+      if (res.headersSent) throw error;
+      const code = errorCodeOf(error as { extensions?: Record<string, unknown> }) ?? 'INTERNAL_SERVER_ERROR';
+      const status = statusForCode(code);
+      if (status >= 500) logger.error({ err: error, requestId }, 'unexpected error');
+      const message = status >= 500 ? 'Internal server error' : (error as Error).message;
+      const extensions = status >= 500 ? { code, requestId } : { code };
+      sendJson(res, status, { errors: [{ message, extensions }] }, status === 401 ? { 'www-authenticate': 'Bearer' } : {});
     }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return handleGraphQL(req, res);
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, authenticator, bodyLimitBytes);
+    if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
+    if (url.pathname === TOKEN_PATH) {
+      try {
+        await admission.admitTokenRequest(req, res);
+      } catch (error) {
+        req.resume();
+        return sendFailure(res, error);
+      }
+      return handleTokenRequest(req, res, authenticator, bodyLimitBytes);
+    }
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
     req.resume();
     sendJson(res, 404, failureEnvelope(404, [`No route for ${req.method} ${url.pathname}`]));
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendFailure(res, error);
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    serverOptions(config.limits),
+    requestRoad(
+      { limits: config.limits, logger, routes, fixedRoutes: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS] },
+      handle,
+      (_req, res, error) => {
+        if (!res.headersSent) sendFailure(res, error);
+        else res.destroy();
+      },
+    ),
+  );
+  answerClientErrors(server, logger);
 
   server.on('listening', () => webhooks.start());
 
@@ -99,8 +136,15 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     yoga,
     server,
     webhooks,
+    logger,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets go at once; busy ones may finish until SHUTDOWN_TIMEOUT_MS.
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), config.limits.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
       await webhooks.stop();
       if (backgroundDb !== db) await backgroundDb.destroy();
       await db.destroy();

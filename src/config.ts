@@ -23,6 +23,8 @@ export interface Config {
   poolMin: number;
   poolMax: number;
   webhooks: WebhookConfig;
+  /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
+  limits: LimitsConfig;
 }
 
 /** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
@@ -171,5 +173,84 @@ export function loadConfig(env: Env = process.env): Config {
     poolMin,
     poolMax,
     webhooks: loadWebhookConfig(env),
+    limits: loadLimitsConfig(env, database),
+  };
+}
+
+/** Per-request work limits, rate limits, time-outs and logging. */
+export interface LimitsConfig {
+  bodyLimitBytes: number;
+  maxUrlLength: number;
+  maxHeaderBytes: number;
+  /** Whole request (headers and body) must arrive within this; slow clients get 408. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Requests per minute per API key (REST and GraphQL together). */
+  rateLimitPerMinute: number;
+  /** Token requests per minute per client address; a refused API key costs extra points. */
+  tokenRateLimitPerMinute: number;
+  rateLimitStore: 'memory' | 'postgres';
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    batchLimit: number;
+    introspection: boolean;
+    fieldSuggestions: boolean;
+    /** Whether armor errors name the configured limit (never in production). */
+    exposeLimits: boolean;
+  };
+  shutdownTimeoutMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}: must be true or false, got "${env[name]}"`);
+}
+
+function loadLimitsConfig(env: Env, database: DatabaseConfig): LimitsConfig {
+  const production = env.NODE_ENV === 'production';
+  const store = env.RATE_LIMIT_STORE?.trim() || 'memory';
+  if (store !== 'memory' && store !== 'postgres') {
+    throw new ConfigError(`RATE_LIMIT_STORE: must be memory or postgres, got "${store}"`);
+  }
+  if (store === 'postgres' && database.client !== 'pg') {
+    throw new ConfigError('RATE_LIMIT_STORE: postgres needs a postgres:// DATABASE_URL');
+  }
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const requestTimeoutMs = intVar(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  return {
+    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
+    maxUrlLength: intVar(env, 'MAX_URL_LENGTH', 8192, 64, 1024 * 1024),
+    maxHeaderBytes: intVar(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
+    requestTimeoutMs,
+    headersTimeoutMs: Math.min(requestTimeoutMs, intVar(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000)),
+    rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    tokenRateLimitPerMinute: intVar(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
+    rateLimitStore: store,
+    graphql: {
+      maxDepth: intVar(env, 'GRAPHQL_MAX_DEPTH', 10, 1, 1000),
+      maxAliases: intVar(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+      maxTokens: intVar(env, 'GRAPHQL_MAX_TOKENS', 2000, 10, 1_000_000),
+      maxDirectives: intVar(env, 'GRAPHQL_MAX_DIRECTIVES', 10, 0, 1000),
+      maxCost: intVar(env, 'GRAPHQL_MAX_COST', 5000, 1, 10_000_000),
+      batchLimit: intVar(env, 'GRAPHQL_BATCH_LIMIT', 10, 1, 1000),
+      introspection: boolVar(env, 'GRAPHQL_INTROSPECTION', !production),
+      fieldSuggestions: env.NODE_ENV === 'development',
+      exposeLimits: !production,
+    },
+    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    logLevel: logLevel as LimitsConfig['logLevel'],
   };
 }

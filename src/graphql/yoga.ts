@@ -4,10 +4,14 @@ import type { Principal } from '../auth/principal.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
+import { armorPlugins, type GraphQLLimits } from './armor.js';
+import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from '../observability/graphql-errors.js';
 
 /** What the HTTP layer hands to yoga: the caller, already authenticated. */
 export interface ServerContext {
   principal?: Principal;
+  /** Echoed in masked errors so a caller can quote it. */
+  requestId?: string;
 }
 
 export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -26,9 +30,19 @@ query Licenses {
 }
 `;
 
-export function createYogaApp(services: Services, options: { graphiqlSubscriptionKey?: string } = {}): YogaApp {
+export interface YogaAppOptions {
+  graphiqlSubscriptionKey?: string;
+  /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
+  limits?: GraphQLLimits;
+  onUnexpectedError?: UnexpectedErrorSink;
+}
+
+export function createYogaApp(services: Services, options: YogaAppOptions = {}): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
+    plugins: [...armorPlugins(options.limits), requestIdPlugin()],
+    batching: { limit: options.limits?.batchLimit ?? 10 },
+    maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Authenticator } from '../auth/authenticator.js';
+import type { Principal } from '../auth/principal.js';
 import { badInput, errorCodeOf, statusForCode } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
 import { readBody } from '../http/read-body.js';
@@ -73,6 +74,8 @@ export interface RestAdapterOptions {
   yoga: YogaApp;
   authenticator: Authenticator;
   bodyLimitBytes: number;
+  /** Authentication plus the per-key rate limit (src/http/request-road.ts); defaults to authentication alone. */
+  admit?: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
 }
 
 /**
@@ -103,7 +106,7 @@ export class RestAdapter {
       return true;
     }
     try {
-      const { status, body } = await this.execute(hit.c, hit.m, req, url);
+      const { status, body } = await this.execute(hit.c, hit.m, req, res, url);
       sendJson(res, status, body);
     } catch (error) {
       sendFailure(res, error);
@@ -111,9 +114,11 @@ export class RestAdapter {
     return true;
   }
 
-  private async execute(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, url: URL) {
+  private async execute(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
     const { route } = compiled;
-    const principal = await this.options.authenticator.authenticate(req.headers);
+    const principal = this.options.admit
+      ? await this.options.admit(req, res)
+      : await this.options.authenticator.authenticate(req.headers);
     const params: Record<string, string> = {};
     compiled.paramNames.forEach((name, i) => {
       try {

@@ -1,13 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { errorCodeOf, statusForCode } from '../errors.js';
+import { factsOf } from '../http/request-road.js';
 import { sendJson } from '../http/respond.js';
 import { failureEnvelope } from './envelope.js';
 
-/** Sends any thrown error as an envelope; internal errors are logged and masked. */
+/**
+ * Sends any thrown error as an envelope. Internal errors are logged with the request id and
+ * masked: the caller sees only "Internal server error" and the id to quote (also in x-request-id).
+ */
 export function sendFailure(res: ServerResponse, error: unknown, headers: Record<string, string> = {}): void {
   const status = error instanceof GraphQLError ? statusForCode(errorCodeOf(error)) : 500;
-  if (status >= 500) console.error('unexpected error', error);
-  const message = status >= 500 ? 'Internal server error' : (error as Error).message;
+  let message: string;
+  if (status >= 500) {
+    const facts = factsOf(res);
+    facts?.log.error({ err: error, requestId: facts.requestId }, 'unexpected error');
+    message = facts ? `Internal server error (request id ${facts.requestId})` : 'Internal server error';
+  } else {
+    message = (error as Error).message;
+  }
   sendJson(res, status, failureEnvelope(status, [message]), headers);
 }

@@ -6,6 +6,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { KeyType } from '../../src/auth/principal.js';
 import { createApiKey } from '../../src/repositories/api-keys.js';
+import type { Logger } from '../../src/observability/logger.js';
 import { seedTenants } from './seed.js';
 
 export const SUB_KEY = 'test-subscription-key';
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   now?: () => number;
   seed?: boolean;
+  /** Replaces the app's logger (tests that read log lines). */
+  logger?: Logger;
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh SQLite database. */
@@ -43,9 +46,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
     SUBSCRIPTION_KEYS: SUB_KEY,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    // Suites create many tokens from one address; rate-limit tests set small budgets themselves.
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createApp(config, options.now ? { now: options.now } : {});
+  const app = await createApp(config, { ...(options.now ? { now: options.now } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   if (options.seed !== false) await seedTenants(app.db);
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const { port } = app.server.address() as AddressInfo;

@@ -1,0 +1,62 @@
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LimitsConfig } from '../config.js';
+
+export type GraphQLLimits = LimitsConfig['graphql'];
+
+/** The documented defaults (README, "Security"); config.ts reads the overrides from the environment. */
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxDepth: 10,
+  maxAliases: 15,
+  maxTokens: 2000,
+  maxDirectives: 10,
+  maxCost: 5000,
+  batchLimit: 10,
+  introspection: true,
+  fieldSuggestions: false,
+  exposeLimits: true,
+};
+
+/**
+ * Every refusal carries BAD_USER_INPUT so both the GraphQL error and the logs classify it as
+ * the caller's fault; in production the message stays generic ("exposeLimits" off) so a
+ * probe learns nothing about the configured numbers.
+ */
+function tagged(error: GraphQLError): GraphQLError {
+  (error.extensions as Record<string, unknown>).code ??= 'BAD_USER_INPUT';
+  return error;
+}
+
+const onReject = [(_ctx: unknown, error: GraphQLError) => void tagged(error)];
+
+/**
+ * GraphQL Armor's limits as yoga plugins. They are validation rules (and a token-counting
+ * parser), so they only see documents that arrive at /graphql: the REST adapter executes its
+ * trusted, checked-in operation documents without parsing or validating them again.
+ */
+export function armorPlugins(limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS): Plugin[] {
+  const common = { exposeLimits: limits.exposeLimits, onReject };
+  const plugins: Plugin[] = [
+    maxTokensPlugin({ n: limits.maxTokens, ...common }) as Plugin,
+    maxDepthPlugin({ n: limits.maxDepth, ...common }) as Plugin,
+    maxAliasesPlugin({ n: limits.maxAliases, ...common }) as Plugin,
+    maxDirectivesPlugin({ n: limits.maxDirectives, ...common }) as Plugin,
+    costLimitPlugin({ maxCost: limits.maxCost, ...common }) as Plugin,
+  ];
+  // "Did you mean …" hints map the schema for a caller who cannot introspect it.
+  if (!limits.fieldSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin);
+  if (!limits.introspection) {
+    plugins.push({
+      onValidate({ addValidationRule }) {
+        addValidationRule(NoSchemaIntrospectionCustomRule);
+      },
+    });
+  }
+  return plugins;
+}

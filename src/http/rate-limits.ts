@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { LimitsConfig } from '../config.js';
+import type { Db } from '../db/knex.js';
+import { apiError } from '../errors.js';
+
+const WINDOW_SECONDS = 60;
+/** Extra points a refused API key costs on the token endpoint: 5 bad keys a minute at the default budget of 30. */
+export const BAD_KEY_PENALTY = 5;
+
+/**
+ * One budget (per API key, or per client address on the token endpoint) with the IETF
+ * RateLimit header fields in their structured-field form (draft-ietf-httpapi-ratelimit-headers):
+ *
+ *   RateLimit-Policy: "default";q=1200;w=60
+ *   RateLimit: "default";r=<remaining>;t=<seconds until the window resets>
+ *
+ * plus Retry-After (seconds) on 429.
+ */
+export class Budget {
+  private readonly policyHeader: string;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly limiter: RateLimiterAbstract,
+    private readonly name: string,
+    quota: number,
+  ) {
+    this.policyHeader = `"${name}";q=${quota};w=${WINDOW_SECONDS}`;
+    this.prefix = `"${name}";r=`;
+  }
+
+  /** Takes one point for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent. */
+  async consume(key: string | number, res: ServerResponse, points = 1): Promise<void> {
+    let state: RateLimiterRes;
+    try {
+      state = await this.limiter.consume(key, points);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      this.setHeaders(res, error);
+      const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      res.setHeader('retry-after', retryAfter);
+      throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
+    }
+    this.setHeaders(res, state);
+  }
+
+  /** Charges extra points without refusing (the next request pays for them). */
+  async penalise(key: string | number, points: number): Promise<void> {
+    await this.limiter.penalty(key, points);
+  }
+
+  private setHeaders(res: ServerResponse, state: RateLimiterRes): void {
+    if (res.headersSent) return;
+    res.setHeader('ratelimit-policy', this.policyHeader);
+    res.setHeader('ratelimit', `${this.prefix}${Math.max(0, state.remainingPoints)};t=${Math.ceil(state.msBeforeNext / 1000)}`);
+  }
+}
+
+export interface RateLimits {
+  perKey: Budget;
+  tokenPerAddress: Budget;
+}
+
+/**
+ * In-process counters by default. With RATE_LIMIT_STORE=postgres the counters live in the
+ * PostgreSQL table `rate_limits` (created by rate-limiter-flexible), so several instances
+ * share one budget; a database hiccup then lets requests through (insurance limiter) rather
+ * than refusing everyone.
+ */
+export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
+  const build = (keyPrefix: string, points: number): RateLimiterAbstract => {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
+    if (limits.rateLimitStore !== 'postgres') return memory;
+    return new RateLimiterPostgres({
+      storeClient: db,
+      storeType: 'knex',
+      tableName: 'rate_limits',
+      keyPrefix,
+      points,
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: memory,
+      clearExpiredByTimeout: true,
+    });
+  };
+  return {
+    perKey: new Budget(build('key', limits.rateLimitPerMinute), 'default', limits.rateLimitPerMinute),
+    tokenPerAddress: new Budget(build('token', limits.tokenRateLimitPerMinute), 'token', limits.tokenRateLimitPerMinute),
+  };
+}

@@ -1,0 +1,190 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Principal } from '../auth/principal.js';
+import type { LimitsConfig } from '../config.js';
+import type { Logger } from '../observability/logger.js';
+import { recordRequest } from '../observability/metrics.js';
+import { failureEnvelope } from '../rest/envelope.js';
+import type { RestRoute } from '../rest/routes.js';
+import { BAD_KEY_PENALTY, type RateLimits } from './rate-limits.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { sendJson } from './respond.js';
+
+/** What the road learns about a request on the way, for its log line. Kept on the response. */
+export interface RequestFacts {
+  requestId: string;
+  keyId?: number;
+  /** The app's logger, so free functions such as sendFailure log without a global. */
+  log: Logger;
+}
+
+const FACTS = Symbol('shiftgate.request');
+type Tracked = ServerResponse & { [FACTS]?: RequestFacts };
+
+export function factsOf(res: ServerResponse): RequestFacts | undefined {
+  return (res as Tracked)[FACTS];
+}
+
+export function requestIdFor(res: ServerResponse): string | undefined {
+  return (res as Tracked)[FACTS]?.requestId;
+}
+
+/** Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
+export function serverOptions(limits: LimitsConfig): ServerOptions {
+  return {
+    maxHeaderSize: limits.maxHeaderBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
+
+/** Route patterns for metric labels, so a label never carries a raw id or a probe's path. */
+function routeMatcher(routes: readonly RestRoute[], fixed: readonly string[]): (pathname: string) => string {
+  const patterns = routes.map((r) => ({
+    label: r.path,
+    regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
+  }));
+  const exact = new Set(fixed);
+  return (pathname) => {
+    if (exact.has(pathname)) return pathname;
+    for (const p of patterns) if (p.regex.test(pathname)) return p.label;
+    return 'unmatched';
+  };
+}
+
+function pathnameOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** A failure in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
+export function sendRefusal(res: ServerResponse, pathname: string, status: number, message: string, code: string): void {
+  if (pathname === '/graphql') {
+    sendJson(res, status, { errors: [{ message, extensions: { code } }] });
+  } else {
+    sendJson(res, status, failureEnvelope(status, [message]));
+  }
+}
+
+export interface RequestRoadOptions {
+  limits: LimitsConfig;
+  logger: Logger;
+  routes: readonly RestRoute[];
+  fixedRoutes: readonly string[];
+}
+
+/**
+ * The part of every request's road that does not depend on its API: request id, URL length,
+ * the log line and the metrics. Wraps the app's handler once, so no route repeats any of it.
+ */
+export function requestRoad(
+  options: RequestRoadOptions,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  onUnexpected: (req: IncomingMessage, res: ServerResponse, error: unknown) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { limits, logger } = options;
+  const routeOf = routeMatcher(options.routes, options.fixedRoutes);
+  return (req, res) => {
+    const started = performance.now();
+    const facts: RequestFacts = { requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]), log: logger };
+    (res as Tracked)[FACTS] = facts;
+    res.setHeader(REQUEST_ID_HEADER, facts.requestId);
+    res.once('close', () => {
+      const pathname = pathnameOf(req.url);
+      const route = routeOf(pathname);
+      const seconds = (performance.now() - started) / 1000;
+      const status = res.writableFinished ? res.statusCode : 499;
+      recordRequest(route, req.method ?? 'GET', status, seconds);
+      logger.info(
+        {
+          requestId: facts.requestId,
+          method: req.method,
+          route,
+          status,
+          durationMs: Math.round(seconds * 100_000) / 100,
+          keyId: facts.keyId,
+        },
+        'request',
+      );
+    });
+    if ((req.url?.length ?? 0) > limits.maxUrlLength) {
+      req.resume();
+      sendRefusal(res, pathnameOf(req.url).slice(0, 16), 414, `URL exceeds ${limits.maxUrlLength} characters`, 'URI_TOO_LONG');
+      return;
+    }
+    handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));
+  };
+}
+
+/**
+ * Answers what node refuses before a handler runs (oversized headers, time-outs, malformed
+ * HTTP) in the envelope, instead of node's bare status line.
+ */
+export function answerClientErrors(server: Server, logger: Logger): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const code = error.code ?? '';
+    const status =
+      code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : code === 'HPE_URI_TOO_LONG'
+            ? 414
+            : 400;
+    logger.info({ status, code }, 'client error');
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (pending && !pending.headersSent) {
+      // The request had reached a handler (a slow body): answer through its response object.
+      pending.shouldKeepAlive = false;
+      sendJson(pending, status, failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']), { connection: 'close' });
+      pending.once('finish', () => socket.destroySoon());
+      return;
+    }
+    if (!socket.writable || (pending && pending.headersSent)) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/**
+ * Authentication and the per-key budget, in this order, for both APIs: the one gate between
+ * the headers and any route or resolver. The key id is noted for the log line.
+ */
+export class Admission {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly rateLimits: RateLimits,
+  ) {}
+
+  async admit(req: IncomingMessage, res: ServerResponse): Promise<Principal> {
+    const principal = await this.authenticator.authenticate(req.headers);
+    const facts = factsOf(res);
+    if (facts) facts.keyId = principal.keyId;
+    await this.rateLimits.perKey.consume(principal.keyId, res);
+    return principal;
+  }
+
+  /**
+   * The token endpoint's budget is per client address (there is no key yet). A refused API key
+   * costs BAD_KEY_PENALTY more points, so guessing keys slows to a few tries a minute.
+   */
+  async admitTokenRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    await this.rateLimits.tokenPerAddress.consume(address, res);
+    res.once('finish', () => {
+      if (res.statusCode === 401) {
+        this.rateLimits.tokenPerAddress.penalise(address, BAD_KEY_PENALTY).catch(() => {});
+      }
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/** Called with the original error whenever an internal failure is hidden from the caller. */
+export type UnexpectedErrorSink = (error: unknown) => void;
+
+function isExpected(error: GraphQLError): boolean {
+  const original = error.originalError;
+  return original === undefined || original === null || original instanceof GraphQLError;
+}
+
+/**
+ * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
+ * INTERNAL_SERVER_ERROR (no message, stack, SQL or path), and the original goes to the log.
+ * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
+ */
+export function maskErrorWith(sink: UnexpectedErrorSink) {
+  return (error: unknown, message: string): Error => {
+    if (error instanceof GraphQLError && isExpected(error)) return error;
+    sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
+    const located = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(message, {
+      nodes: located?.nodes ?? null,
+      path: located?.path ?? null,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
+  };
+}
+
+interface WithRequestId {
+  requestId?: string;
+}
+
+/** Adds the request id to every masked error, so a caller can quote it to support. */
+export function requestIdPlugin(): Plugin<WithRequestId> {
+  return {
+    onResultProcess({ result, serverContext }) {
+      const requestId = (serverContext as WithRequestId).requestId;
+      if (!requestId) return;
+      for (const single of Array.isArray(result) ? result : [result]) {
+        const errors = (single as { errors?: readonly GraphQLError[] }).errors;
+        if (!errors) continue;
+        for (const error of errors) {
+          const extensions = error.extensions as Record<string, unknown> | undefined;
+          if (extensions?.code === 'INTERNAL_SERVER_ERROR') extensions.requestId = requestId;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,227 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure } from '../support/envelope.js';
+import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { rawRequest, withoutWrites } from '../rest/http.js';
+
+/** Sends raw bytes and resolves with everything the server answered before closing. */
+function rawExchange(t: TestApp, send: (write: (chunk: string) => void) => void, waitMs = 5000): Promise<string> {
+  const { port } = new URL(t.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(answer);
+    }, waitMs);
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.on('error', reject);
+    socket.on('connect', () => send((chunk) => socket.write(chunk)));
+  });
+}
+
+function envelopeOf(raw: string): { status: number; body: any } {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
+  const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+  return { status, body };
+}
+
+describe('HTTP limits', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { BODY_LIMIT_BYTES: '2048', MAX_URL_LENGTH: '512', MAX_HEADER_BYTES: '4096', REQUEST_TIMEOUT_MS: '400', HEADERS_TIMEOUT_MS: '400' } });
+    token = await t.token({ type: 'developer', companyId: 1 });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a REST body over BODY_LIMIT_BYTES with a 413 envelope and writes nothing', async () => {
+    const res = await withoutWrites(t, () =>
+      t.request('POST', '/api/webhook/subscriptions', { token, body: { subscriberId: 301, uri: 'https://example.com/' + 'a'.repeat(3000) } }),
+    );
+    expectFailure(res, 413);
+  });
+
+  it('refuses a chunked REST body (no content-length) that grows past the limit', async () => {
+    const raw = await rawExchange(t, (write) => {
+      write(
+        `POST /api/webhook/subscriptions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n` +
+          `external-gh-apim-sub-key: ${SUB_KEY}\r\nauthorization: Bearer ${token}\r\nconnection: close\r\n\r\n`,
+      );
+      const chunk = 'x'.repeat(1500);
+      write(`${chunk.length.toString(16)}\r\n${chunk}\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`);
+    });
+    const { status, body } = envelopeOf(raw);
+    expect(status).toBe(413);
+    expectFailure({ status, headers: { 'content-type': 'application/json' }, body }, 413);
+  });
+
+  it('refuses a /graphql body over the limit with a 413 GraphQL error', async () => {
+    const res = await t.request('POST', '/graphql', { token, body: { query: `{ __typename ${' '.repeat(3000)} }` } });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses an over-long URL with 414 in the envelope', async () => {
+    const res = await t.request('GET', `/api/external/timesheets/9001?pad=${'a'.repeat(600)}`, { token });
+    expectFailure(res, 414);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('refuses oversized headers with 431 in the envelope', async () => {
+    const raw = await rawExchange(t, (write) =>
+      write(`GET /api/external/timesheets/9001 HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(8000)}\r\n\r\n`),
+    );
+    const { status, body } = envelopeOf(raw);
+    expect(status).toBe(431);
+    expectFailure({ status, headers: { 'content-type': 'application/json' }, body }, 431);
+  });
+
+  it('times out a slow body with 408 in the envelope', async () => {
+    const raw = await rawExchange(t, (write) => {
+      write(
+        `POST /api/webhook/subscriptions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n` +
+          `external-gh-apim-sub-key: ${SUB_KEY}\r\nauthorization: Bearer ${token}\r\n\r\n{"subscriberId":`,
+      );
+    });
+    const { status, body } = envelopeOf(raw);
+    expect(status).toBe(408);
+    expectFailure({ status, headers: { 'content-type': 'application/json' }, body }, 408);
+  });
+});
+
+describe('GraphQL limits', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: { GRAPHQL_MAX_DEPTH: '5', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_COST: '200', GRAPHQL_MAX_DIRECTIVES: '3', GRAPHQL_MAX_TOKENS: '120', GRAPHQL_BATCH_LIMIT: '2' },
+    });
+    token = await t.token({ type: 'developer', companyId: 1 });
+  });
+  afterAll(() => t.close());
+
+  const refused = (body: any) => {
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors.length).toBeGreaterThan(0);
+  };
+
+  it('answers a query within the limits', async () => {
+    const res = await t.graphql(token, '{ staff(employeeId: 1001) { firstName licenses(first: 2) { edges { node { licenseNumber } } } } }');
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.staff.licenses.edges).toHaveLength(2);
+  });
+
+  it('refuses a query deeper than GRAPHQL_MAX_DEPTH', async () => {
+    const res = await t.graphql(
+      token,
+      '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { employeeSecurityLicenseInfo { currentStatus } } } pageInfo { hasNextPage } } } }',
+    );
+    refused(res.body);
+    expect(JSON.stringify(res.body)).toMatch(/depth/i);
+  });
+
+  it('refuses more aliases than GRAPHQL_MAX_ALIASES', async () => {
+    const res = await t.graphql(token, '{ a: staff(employeeId: 1001) { firstName } b: staff(employeeId: 1001) { firstName } c: staff(employeeId: 1001) { firstName } d: staff(employeeId: 1001) { firstName } }');
+    refused(res.body);
+    expect(JSON.stringify(res.body)).toMatch(/alias/i);
+  });
+
+  it('refuses more directives than GRAPHQL_MAX_DIRECTIVES', async () => {
+    const res = await t.graphql(token, '{ __typename @skip(if: false) @skip(if: false) @skip(if: false) @skip(if: false) }');
+    refused(res.body);
+  });
+
+  it('refuses a query costlier than GRAPHQL_MAX_COST', async () => {
+    const fields = 'firstName lastName staffId email mobile employeeReferenceNumber';
+    const res = await t.graphql(token, `{ staff(employeeId: 1001) { ${fields} licenses(first: 5) { edges { node { securityLicenseId licenseNumber status state expiryDate reminder critical attachmentLink licenceSector isInvalidLicense } } } } }`);
+    refused(res.body);
+    expect(JSON.stringify(res.body)).toMatch(/cost/i);
+  });
+
+  it('refuses a document with more tokens than GRAPHQL_MAX_TOKENS', async () => {
+    const res = await t.graphql(token, `{ ${Array.from({ length: 150 }, () => '__typename').join(' ')} }`);
+    refused(res.body);
+    expect(JSON.stringify(res.body)).toMatch(/token/i);
+  });
+
+  it('caps batched requests at GRAPHQL_BATCH_LIMIT', async () => {
+    const one = { query: '{ __typename }' };
+    const ok = await t.request('POST', '/graphql', { token, body: [one, one] });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toHaveLength(2);
+    const tooMany = await t.request('POST', '/graphql', { token, body: [one, one, one] });
+    expect(tooMany.status).toBeGreaterThanOrEqual(400);
+    expect(tooMany.status).toBeLessThan(500);
+    expect(tooMany.body.errors.length).toBeGreaterThan(0);
+  });
+
+  it('leaves the REST routes (trusted operation documents) outside the GraphQL limits', async () => {
+    // The licenses operation is deeper and costlier than this instance lets a /graphql caller go.
+    const res = await t.request('GET', '/api/external/staffs/1001/licenses?pageSize=5', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(5);
+  });
+
+  it('hides field suggestions outside development', async () => {
+    const res = await t.graphql(token, '{ staff(employeeId: 1001) { firstNam } }');
+    refused(res.body);
+    expect(JSON.stringify(res.body)).not.toMatch(/did you mean/i);
+  });
+});
+
+describe('GraphQL in production mode', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { NODE_ENV: 'production', GRAPHQL_MAX_DEPTH: '3' } });
+    token = await t.token({ type: 'developer', companyId: 1 });
+  });
+  afterAll(() => t.close());
+
+  it('refuses introspection unless GRAPHQL_INTROSPECTION=true', async () => {
+    const res = await t.graphql(token, '{ __schema { queryType { name } } }');
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors[0].message).toMatch(/introspection/i);
+  });
+
+  it('does not echo the configured limit to the caller', async () => {
+    const res = await t.graphql(token, '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { licenseNumber } } } } }');
+    expect(res.body.errors.length).toBeGreaterThan(0);
+    expect(JSON.stringify(res.body)).not.toMatch(/\b3\b/);
+  });
+});
+
+describe('GraphQL introspection switch', () => {
+  it('GRAPHQL_INTROSPECTION=true allows it in production', async () => {
+    const t = await startTestApp({ env: { NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' } });
+    try {
+      const token = await t.token({ type: 'developer', companyId: 1 });
+      const res = await t.graphql(token, '{ __schema { queryType { name } } }');
+      expect(res.body.data.__schema.queryType.name).toBe('Query');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('configuration of limits', () => {
+  it('names the variable in one line when a limit is invalid', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(() => loadConfig({ BODY_LIMIT_BYTES: 'lots' })).toThrow(/^BODY_LIMIT_BYTES: /);
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/^RATE_LIMIT_PER_MINUTE: /);
+    expect(() => loadConfig({ TOKEN_RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/^TOKEN_RATE_LIMIT_PER_MINUTE: /);
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'postgres' })).toThrow(/^RATE_LIMIT_STORE: /);
+    expect(() => loadConfig({ GRAPHQL_INTROSPECTION: 'maybe' })).toThrow(/^GRAPHQL_INTROSPECTION: /);
+    const defaults = loadConfig({}).limits;
+    expect(defaults.bodyLimitBytes).toBe(1024 * 1024);
+    expect(defaults.rateLimitPerMinute).toBe(1200);
+    expect(defaults.tokenRateLimitPerMinute).toBe(30);
+  });
+});
+
+void rawRequest;
