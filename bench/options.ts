@@ -1,0 +1,34 @@
+/** Command-line options of `npm run bench -- …`. */
+export interface BenchOptions {
+  quick: boolean;
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  regenerate: boolean;
+  out: string;
+}
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes('--quick');
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const number = (name: string, fallback: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = Number(raw);
+    if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} needs a positive number, got "${raw}"`);
+    return parsed;
+  };
+  return {
+    quick,
+    rounds: Math.round(number('rounds', quick ? 2 : 5)),
+    seconds: number('seconds', quick ? 1 : 5),
+    warmupSeconds: number('warmup', quick ? 0.5 : 2),
+    connections: Math.round(number('connections', 16)),
+    regenerate: argv.includes('--regenerate'),
+    out: value('out') ?? 'bench/results.json',
+  };
+}

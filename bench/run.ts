@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { ensureDataset } from './dataset.js';
+import { LoadFailure, measure } from './measure.js';
+import { parseOptions } from './options.js';
+import { pairedRatio, summarize, table, targetsTable, type Rounds, type Target } from './report.js';
+import { buildScenarios, LICENSE_PAGE_SIZE, type Scenario, type Servers } from './scenarios.js';
+import { ServerProcess } from './servers.js';
+import { round } from './stats.js';
+
+/**
+ * `npm run bench [-- --quick]`: generates (or reuses) the data set, starts the gateway (on
+ * the 10k and the 1M file), the raw baseline and the vanilla-yoga peer in child processes,
+ * checks they agree byte for byte, then loads each group of scenarios in alternating rounds.
+ */
+
+const options = parseOptions(process.argv.slice(2));
+const log = (line: string) => console.log(line);
+const startedAt = performance.now();
+
+async function runGroup(name: string, scenarios: Scenario[], rounds: Rounds): Promise<void> {
+  const load = { connections: options.connections };
+  // Warm-up: every scenario once (JIT, caches, page cache), not recorded.
+  for (const scenario of scenarios) await measure(scenario, { ...load, seconds: options.warmupSeconds });
+  for (let r = 0; r < options.rounds; r++) {
+    for (const scenario of scenarios) {
+      const m = await measure(scenario, { ...load, seconds: options.seconds });
+      const entry = rounds.get(scenario.id) ?? { label: scenario.label, rounds: [] };
+      entry.rounds.push(m);
+      rounds.set(scenario.id, entry);
+    }
+    log(`  ${name}: round ${r + 1}/${options.rounds} done`);
+  }
+}
+
+async function main(): Promise<number> {
+  log(`shiftgate bench${options.quick ? ' (quick)' : ''}: ${options.rounds} rounds × ${options.seconds} s, ${options.connections} connections, node ${process.version}, ${cpus().length} CPUs`);
+  const dataset = await ensureDataset({ regenerate: options.regenerate, log });
+  const started: ServerProcess[] = [];
+  const start = async (name: string, kind: 'gateway' | 'raw' | 'peer', db: string) => {
+    const server = await ServerProcess.start(name, kind, db);
+    started.push(server);
+    return server;
+  };
+  try {
+    const [gateway, gateway1m, raw, peer] = await Promise.all([
+      start('gateway', 'gateway', dataset.small),
+      start('gateway-1m', 'gateway', dataset.large),
+      start('raw', 'raw', dataset.small),
+      start('peer', 'peer', dataset.small),
+    ]);
+    const servers: Servers = { gateway, gateway1m, raw, peer };
+    const groups = await buildScenarios(servers, dataset.small, log);
+
+    const rounds: Rounds = new Map();
+    await runGroup('timesheet', groups.timesheet, rounds);
+    await runGroup('license page', groups.licensePage, rounds);
+    await runGroup('scale', groups.scale, rounds);
+
+    const summaries = summarize(rounds);
+    const ratios = {
+      restVsRaw: pairedRatio(rounds, 'timesheet.rest', 'timesheet.raw', 'requestsPerSecond'),
+      graphqlVsRaw: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.raw', 'requestsPerSecond'),
+      graphqlVsYoga: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.peer', 'requestsPerSecond'),
+      licensePage1MVs10k: pairedRatio(rounds, 'scale.1m', 'scale.10k', 'p50Ms'),
+      // Context for the four above.
+      licenseRestVsRaw: pairedRatio(rounds, 'licensePage.rest', 'licensePage.raw', 'requestsPerSecond'),
+      licenseGraphqlVsYoga: pairedRatio(rounds, 'licensePage.graphql', 'licensePage.peer', 'requestsPerSecond'),
+      restCpuVsRawCpu: pairedRatio(rounds, 'timesheet.rest', 'timesheet.raw', 'cpuMicrosPerRequest'),
+      graphqlCpuVsRawCpu: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.raw', 'cpuMicrosPerRequest'),
+    };
+    const sqlPerLicensePage = {
+      rest: summaries['licensePage.rest']!.sqlPerRequest.median,
+      graphql: summaries['licensePage.graphql']!.sqlPerRequest.median,
+    };
+    // Every scenario served by a gateway process (REST and GraphQL share one process per file).
+    const gatewayScenarios = [...groups.timesheet, ...groups.licensePage, ...groups.scale].filter((s) => s.server === gateway || s.server === gateway1m);
+    const rssMB = round(Math.max(...gatewayScenarios.map((s) => summaries[s.id]!.rssMB.max)), 1);
+    const targets: Record<string, Target> = {
+      restVsRaw: { value: ratios.restVsRaw, target: '≥ 0.70', met: ratios.restVsRaw >= 0.7 },
+      graphqlVsRaw: { value: ratios.graphqlVsRaw, target: '≥ 0.40', met: ratios.graphqlVsRaw >= 0.4 },
+      graphqlVsYoga: { value: ratios.graphqlVsYoga, target: '≥ 3.0', met: ratios.graphqlVsYoga >= 3 },
+      sqlPerLicensePageRest: { value: sqlPerLicensePage.rest, target: '≤ 2', met: sqlPerLicensePage.rest <= 2 },
+      sqlPerLicensePageGql: { value: sqlPerLicensePage.graphql, target: '≤ 2', met: sqlPerLicensePage.graphql <= 2 },
+      licensePage1MVs10k: { value: ratios.licensePage1MVs10k, target: '≤ 1.5', met: ratios.licensePage1MVs10k <= 1.5 },
+      rssMB: { value: rssMB, target: '≤ 150', met: rssMB <= 150 },
+    };
+
+    const results = {
+      ratios,
+      sqlPerLicensePage,
+      rssMB,
+      targets,
+      scenarios: summaries,
+      rounds: Object.fromEntries([...rounds].map(([id, r]) => [id, r.rounds])),
+      meta: {
+        date: new Date().toISOString(),
+        quick: options.quick,
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model,
+        rounds: options.rounds,
+        secondsPerRound: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+        connections: options.connections,
+        licensePageSize: LICENSE_PAGE_SIZE,
+        dataset: { ...dataset, timesheetIdsInScope: groups.timesheetIdsInScope },
+        notes: [
+          'Ratios are medians of per-round ratios (rounds alternate A B C D …).',
+          'SQL per request includes the Authenticator re-reading the API key when its 30 s cache lapses (one read per in-flight request).',
+          'rssMB is the largest RSS seen of a gateway process (10k and 1M files), which runs the TypeScript sources through tsx as bin/shiftgate.js does.',
+          'Latencies are per-response times measured by autocannon, at the given connection count.',
+          'Servers run in forked child processes; CPU per request is the server process CPU ÷ completed requests.',
+        ],
+      },
+    };
+    writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+    log('');
+    log(table(summaries));
+    log('');
+    log(targetsTable(targets));
+    log('');
+    log(`ratios: ${JSON.stringify(ratios)}`);
+    log(`wrote ${options.out} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s total`);
+    return 0;
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof LoadFailure ? `bench failed: ${error.message}` : error);
+    process.exit(1);
+  },
+);

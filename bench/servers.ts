@@ -1,0 +1,81 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage, ParentMessage, ServerStats } from './child-ipc.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export type ServerKind = 'gateway' | 'raw' | 'peer';
+
+const SCRIPTS: Record<ServerKind, string> = {
+  gateway: 'bench/gateway-server.ts',
+  raw: 'bench/raw-server.ts',
+  peer: 'bench/peer-yoga-server.ts',
+};
+
+/** One server running in its own forked Node process, so its CPU and RSS are its own. */
+export class ServerProcess {
+  private seq = 0;
+  private readonly pending = new Map<number, (stats: ServerStats) => void>();
+  private exited = false;
+
+  private constructor(
+    readonly name: string,
+    readonly url: string,
+    private readonly child: ChildProcess,
+  ) {
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'stats') {
+        this.pending.get(message.seq)?.(message.stats);
+        this.pending.delete(message.seq);
+      }
+    });
+    child.on('exit', () => {
+      this.exited = true;
+    });
+  }
+
+  static async start(name: string, kind: ServerKind, db: string, execArgv: string[] = []): Promise<ServerProcess> {
+    const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, SCRIPTS[kind]), '--db', db], {
+      cwd: ROOT,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`${name} exited during startup (code ${code})`));
+      child.once('exit', onExit);
+      child.on('message', (message: ChildMessage) => {
+        if (message.type === 'ready') {
+          child.off('exit', onExit);
+          resolve(message.port);
+        } else if (message.type === 'failed') {
+          reject(new Error(`${name} failed to start: ${message.message}`));
+        }
+      });
+    });
+    return new ServerProcess(name, `http://127.0.0.1:${port}`, child);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  stats(): Promise<ServerStats> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(`${this.name} is not running`));
+      this.pending.set(seq, resolve);
+      this.child.send({ type: 'stats', seq } satisfies ParentMessage);
+    });
+  }
+
+  /** Asks the child to exit cleanly (so a --cpu-prof profile is written); kills it after 10 s. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.send({ type: 'stop' } satisfies ParentMessage);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await gone;
+    clearTimeout(timer);
+  }
+}
