@@ -3,6 +3,17 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+const include = ['test/**/*.test.ts'];
+const postgresUrl = process.env.TEST_DATABASE_URL?.trim();
+
+// The whole suite runs once per backend: always on SQLite, and on PostgreSQL when
+// TEST_DATABASE_URL names a server. Each test file makes its own SQLite file or `t_<random>`
+// schema (test/support/backend.ts), so files of both projects run in parallel.
+if (!postgresUrl && !process.env.SHIFTGATE_SKIP_NOTICE_PRINTED) {
+  process.env.SHIFTGATE_SKIP_NOTICE_PRINTED = '1';
+  console.log('PostgreSQL suite skipped: TEST_DATABASE_URL is not set');
+}
+
 export default defineConfig({
   resolve: {
     // graphql ships CJS (index.js) and ESM (index.mjs). Node, and so graphql-yoga, loads the
@@ -11,9 +22,19 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true as const, test: { name: 'sqlite', include, env: { SHIFTGATE_TEST_BACKEND: 'sqlite' } } },
+      ...(postgresUrl
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'postgres', include, env: { SHIFTGATE_TEST_BACKEND: 'postgres', TEST_DATABASE_URL: postgresUrl } },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrationSource } from './migrations/index.js';
 
@@ -30,10 +31,27 @@ export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'pool
   }
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: database.connectionString },
+    connection: { connectionString: database.connectionString, types: pgTypes },
     pool: { min: config.poolMin, max: config.poolMax },
   });
 }
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * pg returns bigint (COUNT(*), SUM of integers) and numeric as strings, because they may not
+ * fit a JS number; SQLite returns numbers. Every such value here is a row count or a sum of
+ * 32-bit columns, so numbers are exact, and both backends give the same types. Scoped to our
+ * connections (not pg's global registry), so other pg users in the process are unaffected.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: string): (value: any) => any {
+    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary');
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, 'text');
+  },
+};
 
 export async function migrateLatest(db: Db): Promise<void> {
   await db.migrate.latest({ migrationSource });

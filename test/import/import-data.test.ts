@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importData, ImportValidationError, type ImportChanges } from '../../src/import/import-data.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
+import { storedBoolean } from '../support/backend.js';
 
 let t: TempDatabase;
 beforeEach(async () => {
@@ -31,7 +32,7 @@ describe('importData', () => {
       pay_break_time: 30,
       invoice_break_time: 0,
       approved_by: null,
-      lock: 0,
+      lock: storedBoolean(false),
       schedule_notes: JSON.stringify({ brief: 'Check the loading dock' }),
     });
     const sparse = await t.db('timesheets').where('timesheet_id', 9002).first();
@@ -39,7 +40,7 @@ describe('importData', () => {
 
     const licenses = await t.db('licenses').orderBy('security_license_id');
     expect(licenses.map((l) => l.expiry_date)).toEqual(['2027-06-30T00:00:00.000Z', '2027-01-01T00:00:00.000Z']);
-    expect(licenses[0]).toMatchObject({ critical: 1, is_invalid_license: 0, reminder: 30 });
+    expect(licenses[0]).toMatchObject({ critical: storedBoolean(true), is_invalid_license: storedBoolean(false), reminder: 30 });
 
     const subscribers = await t.db('subscribers').orderBy('id');
     expect(subscribers[0].signing_secret).toBe(SECRET_A);

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createTestDatabase } from '../support/backend.js';
 import { loadConfig } from '../../src/config.js';
 import { migrateLatest, openDatabase, type Db } from '../../src/db/knex.js';
 
@@ -11,19 +9,18 @@ export interface TempDatabase {
   close(): Promise<void>;
 }
 
-/** A migrated SQLite file of its own, so tests never share state. */
+/** A migrated database of its own (SQLite file or PostgreSQL schema), so tests never share state. */
 export async function tempDatabase(): Promise<TempDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'shiftgate-import-'));
-  const url = `sqlite:${join(dir, 'test.sqlite')}`;
-  const db = openDatabase(loadConfig({ DATABASE_URL: url }));
+  const database = await createTestDatabase();
+  const db = openDatabase(loadConfig(database.env));
   await migrateLatest(db);
   return {
     db,
-    dir,
-    url,
+    dir: database.dir,
+    url: database.url,
     async close() {
       await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      await database.close();
     },
   };
 }

@@ -1,11 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { KeyType } from '../../src/auth/principal.js';
 import { createApiKey } from '../../src/repositories/api-keys.js';
+import { createTestDatabase, type TestDatabase } from './backend.js';
 import type { Logger } from '../../src/observability/logger.js';
 import { seedTenants } from './seed.js';
 
@@ -14,6 +12,8 @@ export const SUB_KEY = 'test-subscription-key';
 export interface TestApp {
   app: App;
   baseUrl: string;
+  /** The app's own database (SQLite file or PostgreSQL schema), dropped by close(). */
+  database: TestDatabase;
   /** Plaintext API keys by name, created by `key()`. */
   key(options: { type: KeyType; companyId: number; customerIds?: number[]; siteIds?: number[] }): Promise<{ id: number; apiKey: string }>;
   /** A bearer token for a new key with these properties. */
@@ -35,15 +35,18 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   now?: () => number;
   seed?: boolean;
+  /** Run on this database instead of a fresh one (e.g. two instances on one database); not dropped by close(). */
+  database?: TestDatabase;
   /** Replaces the app's logger (tests that read log lines). */
   logger?: Logger;
 }
 
-/** Starts the gateway on an ephemeral loopback port over a fresh SQLite database. */
+/** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'shiftgate-test-'));
+  const database = options.database ?? (await createTestDatabase());
+  const ownsDatabase = options.database === undefined;
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`,
+    ...database.env,
     SUBSCRIPTION_KEYS: SUB_KEY,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     // Suites create many tokens from one address; rate-limit tests set small budgets themselves.
@@ -91,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app,
     baseUrl,
+    database,
     key,
     request,
     async token(o) {
@@ -114,6 +118,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         app.db.off('query', listener);
       }
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      if (ownsDatabase) await database.close();
+    },
   };
 }

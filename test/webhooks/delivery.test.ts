@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.js';
 import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { storedBoolean } from '../support/backend.js';
 
 const SECRET_301 = 'whsec_' + Buffer.from('a'.repeat(32)).toString('base64');
 
@@ -131,7 +132,7 @@ describe('webhook delivery to a real receiver', () => {
     await t.app.db('subscriptions').where({ id: healthy }).update({ failing_since: since });
     await importTimesheets(t.app.db, [{ timesheetId: 9111, siteId: 100, employeeId: 1001, status: 'Approved' }]);
     await waitFor(async () => (await deliveriesOf(t.app.db, healthy))[0]?.state === 'delivered', 'healthy delivery');
-    expect(await t.app.db('subscriptions').where({ id: healthy }).first()).toMatchObject({ is_active: 1, failing_since: null });
+    expect(await t.app.db('subscriptions').where({ id: healthy }).first()).toMatchObject({ is_active: storedBoolean(true), failing_since: null });
   });
 
   it('honours Retry-After on 429 instead of the shorter schedule', async () => {
