@@ -52,6 +52,9 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
+    // app.close() is bounded by SHUTDOWN_TIMEOUT_MS for requests; this backstop covers a stuck
+    // delivery or database close, so an orchestrator never has to escalate to SIGKILL.
+    setTimeout(() => process.exit(1), config.limits.shutdownTimeoutMs + config.webhooks.timeoutMs + 5000).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

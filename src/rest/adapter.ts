@@ -8,7 +8,7 @@ import { readBody } from '../http/read-body.js';
 import { sendJson } from '../http/respond.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { failureEnvelope, successEnvelope } from './envelope.js';
-import { sendFailure } from './send-failure.js';
+import { internalErrorMessage, sendFailure } from './send-failure.js';
 import type { RestInput, RestRoute } from './routes.js';
 
 interface CompiledRoute {
@@ -149,7 +149,10 @@ export class RestAdapter {
       contextValue,
     })) as ExecutionResult<never>;
     const failure = failureOf(result);
-    if (failure) return { status: failure.status, body: failureEnvelope(failure.status, failure.messages) };
+    if (failure) {
+      const messages = failure.status >= 500 ? [internalErrorMessage(res)] : failure.messages;
+      return { status: failure.status, body: failureEnvelope(failure.status, messages) };
+    }
     const shaped = route.result(result.data as never);
     return { status: route.successStatus, body: successEnvelope(route.successStatus, shaped.data, shaped.page) };
   }

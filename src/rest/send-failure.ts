@@ -15,9 +15,15 @@ export function sendFailure(res: ServerResponse, error: unknown, headers: Record
   if (status >= 500) {
     const facts = factsOf(res);
     facts?.log.error({ err: error, requestId: facts.requestId }, 'unexpected error');
-    message = facts ? `Internal server error (request id ${facts.requestId})` : 'Internal server error';
+    message = internalErrorMessage(res);
   } else {
     message = (error as Error).message;
   }
   sendJson(res, status, failureEnvelope(status, [message]), headers);
+}
+
+/** The only thing a caller learns about an internal failure: that it happened, and the id to quote. */
+export function internalErrorMessage(res: ServerResponse): string {
+  const requestId = factsOf(res)?.requestId;
+  return requestId ? `Internal server error (request id ${requestId})` : 'Internal server error';
 }

@@ -8,6 +8,7 @@ import type { PayloadRenderer } from './render.js';
 import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { postWebhook, type SendOutcome } from './sender.js';
 import { signatureHeader } from './signing.js';
+import { recordDispatcherLag, recordWebhookAttempt } from '../observability/metrics.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -24,6 +25,7 @@ interface ClaimedRow {
   id: number;
   webhook_id: string;
   attempt_count: number;
+  next_attempt_at: string | null;
   lease_owner: string;
   event_id: number;
   event: string;
@@ -104,6 +106,7 @@ export class Dispatcher {
   /** One round: claim due deliveries and send them. Returns how many were claimed. */
   async runOnce(): Promise<number> {
     const claimed = await this.claim(this.config.concurrency);
+    recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
     await Promise.all(claimed.map((row) => this.deliver(row)));
     return claimed.length;
   }
@@ -138,6 +141,7 @@ export class Dispatcher {
         'd.id',
         'd.webhook_id',
         'd.attempt_count',
+        'd.next_attempt_at',
         'd.lease_owner',
         'd.event_id',
         'e.event',
@@ -209,6 +213,7 @@ export class Dispatcher {
       error: outcome.error,
     };
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    recordWebhookAttempt(ok);
     if (ok) {
       await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null });
       return;
