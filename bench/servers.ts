@@ -39,7 +39,8 @@ export class ServerProcess {
     const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, SCRIPTS[kind]), '--db', db], {
       cwd: ROOT,
       execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // stdout carries the gateway's per-request logs: written (and paid for), not shown.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`${name} exited during startup (code ${code})`));
