@@ -16,7 +16,7 @@ export interface DispatcherOptions {
   guard: AddressGuard;
   renderer: PayloadRenderer;
   now?: () => number;
-  /** Names this dispatcher in lease rows (diagnostics only). */
+  /** Names this dispatcher (this instance) in lease rows and in webhook_attempts.instance_id. */
   owner?: string;
   random?: () => number;
 }
@@ -56,7 +56,7 @@ export class Dispatcher {
   private readonly db: Db;
   private readonly config: WebhookConfig;
   private readonly now: () => number;
-  private readonly owner: string;
+  readonly owner: string;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
@@ -80,6 +80,16 @@ export class Dispatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  /**
+   * New work was written (a PostgreSQL notification): look now instead of at the end of the
+   * poll interval. A round already in flight is left alone; it reschedules itself.
+   */
+  wake(): void {
+    if (this.stopped || this.running || !this.timer) return;
+    clearTimeout(this.timer);
+    this.schedule(0);
   }
 
   private schedule(delayMs: number): void {
@@ -211,6 +221,7 @@ export class Dispatcher {
       http_status: outcome.status,
       duration_ms: outcome.durationMs,
       error: outcome.error,
+      instance_id: this.owner,
     };
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     recordWebhookAttempt(ok);

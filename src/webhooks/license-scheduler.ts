@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex.js';
+import { isPostgres, type Db } from '../db/knex.js';
 import { emitEvent } from './outbox.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -65,6 +65,26 @@ export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): P
   return written;
 }
 
+/**
+ * One scan across all instances. On PostgreSQL the scan runs in a transaction holding a
+ * transaction-level advisory lock; an instance that cannot take it skips this round, because
+ * another one is scanning right now. The key includes the schema, so separate shiftgate
+ * databases sharing a server (one schema each) do not hold each other off. The unique dedupe
+ * key still guarantees "once" on its own (and on SQLite); the lock only spares the duplicate
+ * work. Returns the number of events written, or null when another instance held the lock.
+ */
+export async function scanLicensesOnce(db: Db, now: Date): Promise<number | null> {
+  if (!isPostgres(db)) return scanLicenses(db, now);
+  return db.transaction(async (trx) => {
+    const { rows } = (await trx.raw(
+      "select pg_try_advisory_xact_lock(hashtext(current_schema() || ':shiftgate:license-scan')) as locked",
+    )) as { rows: { locked: boolean }[] };
+    if (!rows[0]?.locked) return null;
+    // Per-license transactions become savepoints inside this one.
+    return scanLicenses(trx, now);
+  });
+}
+
 /** Runs the scan at start-up and then every interval; a failed scan is logged and retried next time. */
 export class LicenseScheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -80,7 +100,7 @@ export class LicenseScheduler {
     if (this.timer) return;
     const tick = () => {
       if (this.running) return;
-      this.running = scanLicenses(this.db, new Date(this.now()))
+      this.running = scanLicensesOnce(this.db, new Date(this.now()))
         .catch((error: unknown) => console.error('license scheduler:', error instanceof Error ? error.message : error))
         .finally(() => {
           this.running = null;

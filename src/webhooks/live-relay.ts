@@ -11,6 +11,7 @@ export class LiveRelay {
   private lastId: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private again = false;
 
   constructor(
     private readonly db: Db,
@@ -21,15 +22,29 @@ export class LiveRelay {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((error: unknown) => console.error('live events:', error instanceof Error ? error.message : error))
-        .finally(() => {
-          this.running = null;
-        });
-    }, this.intervalMs);
+    this.timer = setInterval(() => this.run(), this.intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * Events were committed (a PostgreSQL notification): read them now rather than at the next
+   * poll. If a read is in flight, one more follows it, so nothing committed meanwhile waits.
+   */
+  wake(): void {
+    if (!this.timer) return;
+    if (this.running) this.again = true;
+    else this.run();
+  }
+
+  private run(): void {
+    if (this.running) return;
+    this.again = false;
+    this.running = this.tick()
+      .catch((error: unknown) => console.error('live events:', error instanceof Error ? error.message : error))
+      .finally(() => {
+        this.running = null;
+        if (this.again && this.timer) this.run();
+      });
   }
 
   async stop(): Promise<void> {

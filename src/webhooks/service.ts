@@ -1,11 +1,12 @@
 import type { WebhookConfig } from '../config.js';
-import type { Db } from '../db/knex.js';
+import { isPostgres, type Db } from '../db/knex.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { AddressGuard } from './address-guard.js';
 import { Dispatcher } from './dispatcher.js';
 import { LicenseScheduler } from './license-scheduler.js';
 import { InProcessEventBus, type LiveEventBus } from './live-bus.js';
 import { LiveRelay } from './live-relay.js';
+import { PgEventNotifications } from './pg-notify.js';
 import { PayloadRenderer } from './render.js';
 
 /** What request handlers need from webhooks: the SSRF guard and the live bus. */
@@ -23,6 +24,8 @@ export class WebhookWorkers {
   readonly dispatcher: Dispatcher;
   readonly scheduler: LicenseScheduler;
   readonly relay: LiveRelay;
+  /** PostgreSQL only: wakes the relay and the dispatcher when any instance commits events. */
+  readonly notifications: PgEventNotifications | null;
 
   constructor(options: { db: Db; yoga: YogaApp; config: WebhookConfig; services: WebhookServices; now?: () => number }) {
     const { db, yoga, config, services } = options;
@@ -31,15 +34,24 @@ export class WebhookWorkers {
     this.dispatcher = new Dispatcher({ db, config, guard: services.guard, renderer, now });
     this.scheduler = new LicenseScheduler(db, config.licenseScanIntervalSeconds, now);
     this.relay = new LiveRelay(db, services.bus, renderer, config.pollIntervalMs);
+    const connection = db.client.config.connection as { connectionString?: string } | undefined;
+    this.notifications =
+      isPostgres(db) && connection?.connectionString
+        ? new PgEventNotifications(connection.connectionString, () => {
+            this.relay.wake();
+            this.dispatcher.wake();
+          })
+        : null;
   }
 
   start(): void {
     this.dispatcher.start();
     this.scheduler.start();
     this.relay.start();
+    this.notifications?.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.dispatcher.stop(), this.scheduler.stop(), this.relay.stop()]);
+    await Promise.all([this.dispatcher.stop(), this.scheduler.stop(), this.relay.stop(), this.notifications?.stop()]);
   }
 }

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
 import * as webhooks from './002_webhooks.js';
+import * as scaleOut from './003_scale_out.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
 // TypeScript sources, tests and any bundler, and in a fixed order.
 const migrations: Record<string, Knex.Migration> = {
   '001_initial': initial,
   '002_webhooks': webhooks,
+  '003_scale_out': scaleOut,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
