@@ -11,7 +11,7 @@ import { createRateLimits } from './http/rate-limits.js';
 import { readBody } from './http/read-body.js';
 import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
 import { sendJson } from './http/respond.js';
-import { errorCodeOf, statusForCode } from './errors.js';
+import { apiError, errorCodeOf, statusForCode } from './errors.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { RestAdapter } from './rest/adapter.js';
@@ -77,6 +77,10 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     try {
       const principal = await admission.admit(req, res);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
+        if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+          throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+        }
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
         const body = await readBody(req, bodyLimitBytes);
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
