@@ -53,6 +53,9 @@ export class TokenIssuer {
       });
       const keyId = Number(payload.sub);
       if (!Number.isSafeInteger(keyId) || keyId <= 0 || typeof payload.exp !== 'number') return null;
+      // jose checks nbf but not iat: a token "issued" in the future was not issued by us. A minute
+      // of slack covers clock skew between instances sharing the secret.
+      if (typeof payload.iat !== 'number' || payload.iat * 1000 > this.now() + 60_000) return null;
       return { keyId, expiresAt: payload.exp * 1000 };
     } catch {
       return null;
