@@ -53,8 +53,31 @@ const pgTypes = {
   },
 };
 
+/**
+ * Applies pending migrations. knex's lock table serialises migration runs once it exists, but
+ * on a fresh PostgreSQL database several instances starting together race to create the
+ * knex_migrations tables themselves (and fail on duplicate catalog entries). So on PostgreSQL
+ * the whole run holds a session-level advisory lock, on a connection of its own outside the
+ * pool: the others wait, then find nothing to do. The lock dies with its session, so a crashed
+ * migrator never leaves it held. The key includes the schema, so databases sharing a server in
+ * separate schemas do not wait for each other.
+ */
 export async function migrateLatest(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  if (!isPostgres(db)) {
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
+  const connection = db.client.config.connection as { connectionString: string };
+  const lock = new pg.Client({ connectionString: connection.connectionString });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext(current_schema() || ':shiftgate:migrate'))");
+    await db.migrate.latest({ migrationSource });
+  } finally {
+    // Ending the session releases the lock as well; unlocking first just frees it sooner.
+    await lock.query("select pg_advisory_unlock(hashtext(current_schema() || ':shiftgate:migrate'))").catch(() => undefined);
+    await lock.end();
+  }
 }
 
 /** True when every known migration has been applied (used by readiness checks). */

@@ -1,0 +1,41 @@
+import { SUB_KEY } from '../support/test-app.js';
+
+/** Opens a GraphQL subscription over server-sent events on `baseUrl` and collects the `next` payloads. */
+export async function openEventStream(baseUrl: string, token: string, query: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      authorization: `Bearer ${token}`,
+      'external-gh-apim-sub-key': SUB_KEY,
+    },
+    body: JSON.stringify({ query }),
+    signal: controller.signal,
+  });
+  if (res.status !== 200) throw new Error(`stream refused: ${res.status} ${await res.text()}`);
+  const messages: any[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+          if (frame.includes('event: next') && data) messages.push(JSON.parse(data));
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { messages, close: () => controller.abort() };
+}
