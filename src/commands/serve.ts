@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import type { Config } from '../config.js';
-import { activeDemoKeys, loadDemoData } from '../db/demo-data.js';
-import { isDatabaseEmpty } from '../repositories/organisation.js';
+import { activeDemoKeys, loadDemoDataIfEmpty } from '../db/demo-data.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import { parseCommandArgs, UsageError } from './args.js';
 
@@ -22,8 +21,7 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
     throw error;
   }
   const app = await createApp(config);
-  if (await isDatabaseEmpty(app.db)) {
-    await loadDemoData(app.db);
+  if (await loadDemoDataIfEmpty(app.db)) {
     console.log('Empty database: loaded the demo data set.');
   }
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,8 @@
-import type { Db } from './knex.js';
+import { isPostgres, type Db } from './knex.js';
 import type { KeyType } from '../auth/principal.js';
 import { importData } from '../import/import-data.js';
 import { createApiKey, findApiKeyByPlaintext } from '../repositories/api-keys.js';
+import { isDatabaseEmpty } from '../repositories/organisation.js';
 import { emitImportEvents } from '../webhooks/import-events.js';
 
 /**
@@ -152,6 +153,25 @@ export async function loadDemoData(db: Db): Promise<void> {
   for (const keyType of ['developer', 'timesheet'] as const) {
     await createApiKey(db, { keyType, companyId: 1, name: `demo ${keyType} key`, apiKey: DEMO_API_KEYS[keyType] });
   }
+}
+
+/**
+ * Loads the demo data when the database is empty; true when it did. On PostgreSQL several
+ * instances may start on one empty database at once: the check and the load run in one
+ * transaction behind an advisory lock, so exactly one of them loads and the rest see data.
+ */
+export async function loadDemoDataIfEmpty(db: Db): Promise<boolean> {
+  if (!isPostgres(db)) {
+    if (!(await isDatabaseEmpty(db))) return false;
+    await loadDemoData(db);
+    return true;
+  }
+  return db.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(hashtext(current_schema() || ':shiftgate:demo-data'))");
+    if (!(await isDatabaseEmpty(trx))) return false;
+    await loadDemoData(trx);
+    return true;
+  });
 }
 
 /** The demo keys that still work (not revoked), for the start-up banner. */
