@@ -62,9 +62,9 @@ async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promis
  * `t_<random>` schema on the PostgreSQL server. Nothing is migrated here; createApp and the
  * migrate command do that, as they would in production.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(backend: TestBackend = testBackend()): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'shiftgate-test-'));
-  if (!onPostgres()) {
+  if (backend === 'sqlite') {
     const url = `sqlite:${join(dir, 'test.sqlite')}`;
     return {
       url,
@@ -76,7 +76,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const server = postgresServerUrl();
-  if (!server) throw new Error('SHIFTGATE_TEST_BACKEND=postgres needs TEST_DATABASE_URL');
+  if (!server) throw new Error('a PostgreSQL test database needs TEST_DATABASE_URL');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   await withAdminClient((c) => c.query(`create schema ${schema}`));
   const url = withSearchPath(server, schema);
