@@ -58,5 +58,27 @@ export function armorPlugins(limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS): Pl
       },
     });
   }
+  plugins.push(noBatchedStreams());
   return plugins;
+}
+
+/**
+ * A batch answers with one JSON array, which cannot carry a stream: yoga would serialise a
+ * subscription inside a batch as `{}`. Such an item becomes an error, and its stream is closed.
+ */
+function noBatchedStreams(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (!Array.isArray(result)) return;
+      setResult(
+        result.map((item) => {
+          if (item && typeof item === 'object' && Symbol.asyncIterator in item) {
+            void (item as unknown as AsyncIterator<unknown>).return?.();
+            return { errors: [new GraphQLError('Subscriptions cannot be sent in a batch', { extensions: { code: 'BAD_USER_INPUT' } })] };
+          }
+          return item;
+        }),
+      );
+    },
+  };
 }
