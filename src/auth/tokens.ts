@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
 const ALGORITHM = 'HS256';
@@ -12,13 +12,31 @@ export interface AccessToken {
   expiresAt: string;
 }
 
-/** Issues and verifies access tokens. The algorithm is pinned and `exp` is required. */
+interface VerifiedToken {
+  keyId: number;
+  expiresAt: number;
+}
+
+/** Enough for every live token of a busy instance; past it the oldest entry is dropped. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
+/**
+ * Issues and verifies access tokens. The algorithm is pinned and `exp` is required.
+ * A token that verified once is remembered until it expires, so steady traffic pays for the
+ * signature check once per token, not once per request; revocation does not depend on this
+ * cache (the Authenticator re-reads the key's state on its own schedule).
+ */
 export class TokenIssuer {
+  private readonly key: KeyObject;
+  private readonly verified = new Map<string, VerifiedToken>();
+
   constructor(
-    private readonly secret: Uint8Array,
+    secret: Uint8Array,
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret));
+  }
 
   async issue(keyId: number): Promise<AccessToken> {
     const issuedAt = Math.floor(this.now() / 1000);
@@ -32,7 +50,7 @@ export class TokenIssuer {
       .setNotBefore(issuedAt)
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())
-      .sign(this.secret);
+      .sign(this.key);
     return {
       accessToken,
       tokenType: 'Bearer',
@@ -42,9 +60,27 @@ export class TokenIssuer {
   }
 
   /** The API key id the token was issued for, or null when the token is not valid now. */
-  async verify(token: string): Promise<{ keyId: number; expiresAt: number } | null> {
+  async verify(token: string): Promise<VerifiedToken | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt > this.now()) return known;
+      this.verified.delete(token);
+      return null;
+    }
+    const checked = await this.verifySignature(token);
+    if (checked) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+        const oldest = this.verified.keys().next();
+        if (!oldest.done) this.verified.delete(oldest.value);
+      }
+      this.verified.set(token, checked);
+    }
+    return checked;
+  }
+
+  private async verifySignature(token: string): Promise<VerifiedToken | null> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, {
+      const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: AUDIENCE,

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { isKeyType, type KeyType, type Principal } from '../auth/principal.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key-secret.js';
+import { selectRows } from '../db/select-rows.js';
 
 export interface ApiKeyRecord {
   id: number;
@@ -86,7 +87,7 @@ export async function findApiKeyByPlaintext(db: Db, apiKey: string): Promise<Api
 }
 
 export async function findApiKeyById(db: Db, id: number): Promise<ApiKeyRecord | null> {
-  const row = (await db('api_keys').where({ id }).first()) as ApiKeyRow | undefined;
+  const [row] = (await selectRows(db, db('api_keys').where({ id }).limit(1))) as unknown as ApiKeyRow[];
   return row ? toRecord(row) : null;
 }
 

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { KeysetPage } from '../pagination/keyset.js';
 import { alignById, toBool, toInt, toText } from './columns.js';
 import { withinCompany } from './tenant-scope.js';
+import { selectRows } from '../db/select-rows.js';
 
 export interface LicenseRecord {
   securityLicenseId: number;
@@ -52,10 +53,7 @@ function selectLicenses(db: Db, principal: Principal) {
 }
 
 export async function loadLicenses(db: Db, principal: Principal, ids: readonly number[]): Promise<(LicenseRecord | null)[]> {
-  const rows = (await selectLicenses(db, principal).whereIn('l.security_license_id', ids as number[])) as Record<
-    string,
-    unknown
-  >[];
+  const rows = await selectRows(db, selectLicenses(db, principal).whereIn('l.security_license_id', ids as number[]));
   return alignById(ids, rows.map(toLicense), (l) => l.securityLicenseId);
 }
 
@@ -71,6 +69,6 @@ export async function licensePage(
   if (page.afterKey !== null) query.where('l.security_license_id', '>', page.afterKey);
   if (page.beforeKey !== null) query.where('l.security_license_id', '<', page.beforeKey);
   query.orderBy('l.security_license_id', page.direction === 'forward' ? 'asc' : 'desc').limit(page.size + 1);
-  const rows = (await query) as Record<string, unknown>[];
+  const rows = await selectRows(db, query);
   return rows.map(toLicense);
 }

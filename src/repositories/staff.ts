@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Principal } from '../auth/principal.js';
 import { alignById, toText } from './columns.js';
 import { withinCompany } from './tenant-scope.js';
+import { selectRows } from '../db/select-rows.js';
 
 export interface StaffRecord {
   employeeId: number;
@@ -30,9 +31,6 @@ function toStaff(row: Record<string, unknown>): StaffRecord {
 }
 
 export async function loadStaff(db: Db, principal: Principal, ids: readonly number[]): Promise<(StaffRecord | null)[]> {
-  const rows = (await withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal)) as Record<
-    string,
-    unknown
-  >[];
+  const rows = await selectRows(db, withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal));
   return alignById(ids, rows.map(toStaff), (s) => s.employeeId);
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { KeysetPage } from '../pagination/keyset.js';
 import { alignById, toBool } from './columns.js';
 import { withinCompany } from './tenant-scope.js';
+import { selectRows } from '../db/select-rows.js';
 
 export interface SubscriptionRecord {
   subscriptionId: number;
@@ -49,7 +50,7 @@ export async function loadSubscriptions(
   principal: Principal,
   ids: readonly number[],
 ): Promise<(SubscriptionRecord | null)[]> {
-  const rows = (await selectSubscriptions(db, principal).whereIn('su.id', ids as number[])) as Record<string, unknown>[];
+  const rows = await selectRows(db, selectSubscriptions(db, principal).whereIn('su.id', ids as number[]));
   return alignById(ids, rows.map(toSubscription), (s) => s.subscriptionId);
 }
 
@@ -68,7 +69,7 @@ export async function subscriptionsOf(
   } else {
     query.orderBy('su.id', 'asc');
   }
-  return ((await query) as Record<string, unknown>[]).map(toSubscription);
+  return (await selectRows(db, query)).map(toSubscription);
 }
 
 export async function uriTaken(

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import type { Principal } from '../auth/principal.js';
 import { alignById, fromJson, toBool, toInt, toText } from './columns.js';
 import { withinTimesheetScope } from './tenant-scope.js';
+import { selectRows } from '../db/select-rows.js';
 
 /** A timesheet entry with everything the contract derives from its site, customer and staff. */
 export interface TimesheetRecord {
@@ -131,6 +132,6 @@ export async function loadTimesheets(
     )
     .whereIn('t.timesheet_id', ids as number[]);
   withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
-  const rows = (await query) as Record<string, unknown>[];
+  const rows = await selectRows(db, query);
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
 }
