@@ -5,6 +5,7 @@ import { TokenIssuer } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { migrateLatest, openDatabase, type Db } from './db/knex.js';
 import type { Services } from './graphql/context.js';
+import { tryGraphQLFastLane } from './graphql/fast-lane.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
 import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
 import { createRateLimits } from './http/rate-limits.js';
@@ -83,6 +84,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         }
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
         const body = await readBody(req, bodyLimitBytes);
+        if (await tryGraphQLFastLane(yoga, req, res, body, { principal, requestId })) return;
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
       await yoga(req, res, { principal, requestId });

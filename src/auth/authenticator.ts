@@ -32,6 +32,7 @@ interface CachedKey {
  */
 export class Authenticator {
   private readonly keyCache = new Map<number, CachedKey>();
+  private readonly refreshing = new Map<number, Promise<Principal | null>>();
 
   constructor(
     private readonly db: Db,
@@ -81,13 +82,21 @@ export class Authenticator {
     this.keyCache.delete(keyId);
   }
 
-  private async principalForKey(keyId: number): Promise<Principal | null> {
+  private principalForKey(keyId: number): Promise<Principal | null> | Principal | null {
     const cached = this.keyCache.get(keyId);
     const now = this.now();
     if (cached && cached.until > now) return cached.principal;
-    const record = await findApiKeyById(this.db, keyId);
-    const principal = record && record.revokedAt === null ? principalOf(record) : null;
-    this.keyCache.set(keyId, { principal, until: now + this.cacheSeconds * 1000 });
-    return principal;
+    // One read refreshes the key for every request that arrives while it is in flight.
+    const pending = this.refreshing.get(keyId);
+    if (pending) return pending;
+    const refresh = findApiKeyById(this.db, keyId)
+      .then((record) => {
+        const principal = record && record.revokedAt === null ? principalOf(record) : null;
+        this.keyCache.set(keyId, { principal, until: this.now() + this.cacheSeconds * 1000 });
+        return principal;
+      })
+      .finally(() => this.refreshing.delete(keyId));
+    this.refreshing.set(keyId, refresh);
+    return refresh;
   }
 }

@@ -31,19 +31,22 @@ interface WithRequestId {
   requestId?: string;
 }
 
-/** Adds the request id to every masked error, so a caller can quote it to support. */
+/** Adds the request id to masked errors, so a caller can quote it to support. */
+export function tagRequestId(errors: readonly GraphQLError[] | undefined, requestId: string | undefined): void {
+  if (!errors || !requestId) return;
+  for (const error of errors) {
+    const extensions = error.extensions as Record<string, unknown> | undefined;
+    if (extensions?.code === 'INTERNAL_SERVER_ERROR') extensions.requestId = requestId;
+  }
+}
+
+/** The yoga side of tagRequestId, for responses yoga itself writes. */
 export function requestIdPlugin(): Plugin<WithRequestId> {
   return {
     onResultProcess({ result, serverContext }) {
       const requestId = (serverContext as WithRequestId).requestId;
-      if (!requestId) return;
       for (const single of Array.isArray(result) ? result : [result]) {
-        const errors = (single as { errors?: readonly GraphQLError[] }).errors;
-        if (!errors) continue;
-        for (const error of errors) {
-          const extensions = error.extensions as Record<string, unknown> | undefined;
-          if (extensions?.code === 'INTERNAL_SERVER_ERROR') extensions.requestId = requestId;
-        }
+        tagRequestId((single as { errors?: readonly GraphQLError[] }).errors, requestId);
       }
     },
   };
