@@ -11,6 +11,8 @@ export interface ServerStats {
   rssBytes: number;
   /** SQL statements issued so far, counted at the database layer. */
   sqlStatements: number;
+  /** Responses the server finished so far: the denominator for statements per request. */
+  requestsServed: number;
 }
 
 export type ChildMessage =
@@ -24,6 +26,10 @@ export type ChildMessage =
  */
 export async function serveAsChild(server: Server, sqlStatements: () => number, close: () => Promise<void> = async () => {}): Promise<void> {
   const send = (message: ChildMessage) => process.send?.(message);
+  // Counted where the server finishes responses, not where the load generator counts them:
+  // requests in flight when a round starts or ends are served (and query) but not counted there.
+  let requestsServed = 0;
+  server.on('request', (_req, res) => res.once('finish', () => requestsServed++));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'stats') {
@@ -31,7 +37,7 @@ export async function serveAsChild(server: Server, sqlStatements: () => number, 
       send({
         type: 'stats',
         seq: message.seq,
-        stats: { userMicros: cpu.user, systemMicros: cpu.system, rssBytes: process.memoryUsage.rss(), sqlStatements: sqlStatements() },
+        stats: { userMicros: cpu.user, systemMicros: cpu.system, rssBytes: process.memoryUsage.rss(), sqlStatements: sqlStatements(), requestsServed },
       });
     } else if (message.type === 'stop') {
       server.closeAllConnections();

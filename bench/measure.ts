@@ -34,7 +34,7 @@ export async function measure(scenario: Scenario, options: LoadOptions): Promise
     requests: load.ok,
     cpuMicrosPerRequest: cpu / load.ok,
     loadgenMicrosPerRequest: (loadgen.user + loadgen.system) / load.ok,
-    sqlPerRequest: (after.sqlStatements - before.sqlStatements) / load.ok,
+    sqlPerRequest: (after.sqlStatements - before.sqlStatements) / Math.max(1, after.requestsServed - before.requestsServed),
     rssMB: after.rssBytes / (1024 * 1024),
   };
 }
