@@ -39,6 +39,9 @@ export class ServerProcess {
     const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, SCRIPTS[kind]), '--db', db], {
       cwd: ROOT,
       execArgv,
+      // Every server runs as a production deployment would: graphql-js skips its development
+      // checks. The gateway keeps introspection off in production; the bench does not need it.
+      env: { ...process.env, NODE_ENV: 'production' },
       // stdout carries the gateway's per-request logs: written (and paid for), not shown.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

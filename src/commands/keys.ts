@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import { migrateLatest, openDatabase, type Db } from '../db/knex.js';
+import type { Db } from '../db/knex.js';
+import { runSubcommand } from './subcommands.js';
 import { isKeyType } from '../auth/principal.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../repositories/api-keys.js';
 import { keyScopeProblems } from '../repositories/organisation.js';
@@ -83,24 +84,6 @@ async function revoke(db: Db, args: string[]): Promise<number> {
   return 0;
 }
 
-export async function keysCommand(args: string[], config: Config): Promise<number> {
-  const [sub, ...rest] = args;
-  const action = sub === 'create' ? create : sub === 'list' ? list : sub === 'revoke' ? revoke : null;
-  if (!action) {
-    console.error(KEYS_USAGE);
-    return 2;
-  }
-  const db = openDatabase(config);
-  try {
-    await migrateLatest(db);
-    return await action(db, rest);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`shiftgate: ${error.message}\n\n${KEYS_USAGE}`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await db.destroy();
-  }
+export function keysCommand(args: string[], config: Config): Promise<number> {
+  return runSubcommand(args, config, { create, list, revoke }, KEYS_USAGE);
 }

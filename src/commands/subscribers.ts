@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import { migrateLatest, openDatabase, type Db } from '../db/knex.js';
+import type { Db } from '../db/knex.js';
+import { runSubcommand } from './subcommands.js';
 import { generateSigningSecret } from '../import/signing-secret.js';
 import { parseCommandArgs, parseId, UsageError } from './args.js';
 
@@ -93,24 +94,6 @@ async function rotate(db: Db, args: string[]): Promise<number> {
   return 0;
 }
 
-export async function subscribersCommand(args: string[], config: Config): Promise<number> {
-  const [sub, ...rest] = args;
-  const action = sub === 'show' ? show : sub === 'rotate-secret' ? rotate : null;
-  if (!action) {
-    console.error(USAGE);
-    return 2;
-  }
-  const db = openDatabase(config);
-  try {
-    await migrateLatest(db);
-    return await action(db, rest);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`shiftgate: ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await db.destroy();
-  }
+export function subscribersCommand(args: string[], config: Config): Promise<number> {
+  return runSubcommand(args, config, { show, 'rotate-secret': rotate }, USAGE);
 }

@@ -23,7 +23,7 @@ export class Budget {
 
   constructor(
     private readonly limiter: RateLimiterAbstract,
-    private readonly name: string,
+    name: string,
     quota: number,
   ) {
     this.policyHeader = `"${name}";q=${quota};w=${WINDOW_SECONDS}`;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { badCursor, badInput } from '../errors.js';
 import type { CursorCodec } from './cursor-codec.js';
 
@@ -81,6 +82,21 @@ export interface Connection<T> {
   };
 }
 
+/** An edge signs its cursor only when a caller selects it (REST pages need just two of them). */
+class Edge<T> {
+  private signed: string | undefined;
+
+  constructor(
+    readonly node: T,
+    private readonly encode: (node: T) => string,
+  ) {}
+
+  get cursor(): string {
+    this.signed ??= this.encode(this.node);
+    return this.signed;
+  }
+}
+
 /**
  * Builds the connection from rows fetched in the page's direction (size + 1 of them at most).
  * A page reached through a cursor has a page on the side it came from.
@@ -95,10 +111,9 @@ export function buildConnection<T>(
   const more = rows.length > page.size;
   const pageRows = more ? rows.slice(0, page.size) : rows;
   if (page.direction === 'backward') pageRows.reverse();
-  const edges = pageRows.map((node) => ({
-    node,
-    cursor: codec.encode({ kind: list.kind, owner: list.owner, filter: page.filter, size: page.size, key: keyOf(node) }),
-  }));
+  const encode = (node: T) =>
+    codec.encode({ kind: list.kind, owner: list.owner, filter: page.filter, size: page.size, key: keyOf(node) });
+  const edges = pageRows.map((node) => new Edge(node, encode));
   const forward = page.direction === 'forward';
   return {
     edges,
@@ -109,4 +124,18 @@ export function buildConnection<T>(
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
   };
+}
+
+/**
+ * Adds a keyset page's conditions to a query over `column`: the key bounds, the order and
+ * one row more than the page (to learn whether another page exists). A list shown newest
+ * first ('desc') walks forward towards smaller keys.
+ */
+export function applyKeysetPage<Q extends Knex.QueryBuilder>(query: Q, column: string, page: KeysetPage, order: 'asc' | 'desc' = 'asc'): Q {
+  const ascending = order === 'asc';
+  if (page.afterKey !== null) query.where(column, ascending ? '>' : '<', page.afterKey);
+  if (page.beforeKey !== null) query.where(column, ascending ? '<' : '>', page.beforeKey);
+  const forward = page.direction === 'forward';
+  query.orderBy(column, forward === ascending ? 'asc' : 'desc').limit(page.size + 1);
+  return query;
 }

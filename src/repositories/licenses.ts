@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import type { Principal } from '../auth/principal.js';
-import type { KeysetPage } from '../pagination/keyset.js';
+import { applyKeysetPage, type KeysetPage } from '../pagination/keyset.js';
 import { alignById, toBool, toInt, toText } from './columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { selectRows } from '../db/select-rows.js';
@@ -66,9 +66,7 @@ export async function licensePage(
 ): Promise<LicenseRecord[]> {
   const query = selectLicenses(db, principal).where('l.employee_id', employeeId);
   if (page.filter !== null) query.where('l.license_number', page.filter);
-  if (page.afterKey !== null) query.where('l.security_license_id', '>', page.afterKey);
-  if (page.beforeKey !== null) query.where('l.security_license_id', '<', page.beforeKey);
-  query.orderBy('l.security_license_id', page.direction === 'forward' ? 'asc' : 'desc').limit(page.size + 1);
+  applyKeysetPage(query, 'l.security_license_id', page);
   const rows = await selectRows(db, query);
   return rows.map(toLicense);
 }

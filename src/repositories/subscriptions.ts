@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { Principal } from '../auth/principal.js';
-import type { KeysetPage } from '../pagination/keyset.js';
+import { applyKeysetPage, type KeysetPage } from '../pagination/keyset.js';
 import { alignById, toBool } from './columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { selectRows } from '../db/select-rows.js';
@@ -63,9 +63,7 @@ export async function subscriptionsOf(
 ): Promise<SubscriptionRecord[]> {
   const query = selectSubscriptions(db, principal).where('su.subscriber_id', subscriberId);
   if (page) {
-    if (page.afterKey !== null) query.where('su.id', '>', page.afterKey);
-    if (page.beforeKey !== null) query.where('su.id', '<', page.beforeKey);
-    query.orderBy('su.id', page.direction === 'forward' ? 'asc' : 'desc').limit(page.size + 1);
+    applyKeysetPage(query, 'su.id', page);
   } else {
     query.orderBy('su.id', 'asc');
   }

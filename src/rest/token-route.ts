@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphQLError } from 'graphql';
 import type { Authenticator } from '../auth/authenticator.js';
-import { badInput, errorCodeOf, statusForCode } from '../errors.js';
+import { badInput } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
 import { sendJson } from '../http/respond.js';
 import { failureEnvelope, successEnvelope } from './envelope.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { KeysetPage } from '../pagination/keyset.js';
+import { applyKeysetPage, type KeysetPage } from '../pagination/keyset.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -51,9 +51,7 @@ function selectDeliveries(db: Db) {
  */
 export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetPage): Promise<DeliveryRecord[]> {
   const query = selectDeliveries(db).where('d.subscription_id', subscriptionId);
-  if (page.afterKey !== null) query.where('d.id', '<', page.afterKey);
-  if (page.beforeKey !== null) query.where('d.id', '>', page.beforeKey);
-  query.orderBy('d.id', page.direction === 'forward' ? 'desc' : 'asc').limit(page.size + 1);
+  applyKeysetPage(query, 'd.id', page, 'desc');
   return ((await query) as Record<string, unknown>[]).map(toDelivery);
 }
 
