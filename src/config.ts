@@ -49,6 +49,8 @@ export class ConfigError extends Error {
 }
 
 export const DEMO_SUBSCRIPTION_KEY = 'demo-subscription-key';
+/** HS256 wants a key of at least 256 bits; a shorter JWT_SECRET works but start-up warns about it. */
+export const RECOMMENDED_JWT_SECRET_LENGTH = 32;
 const DEFAULT_DATABASE_URL = 'sqlite:./data/shiftgate.sqlite';
 
 type Env = Record<string, string | undefined>;
@@ -155,8 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
       : resolve('data');
   const keys = listVar(env, 'SUBSCRIPTION_KEYS');
   const jwtSecret = env.JWT_SECRET;
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigError('JWT_SECRET: must be at least 32 characters');
+  if (jwtSecret !== undefined && jwtSecret.trim() === '') {
+    throw new ConfigError('JWT_SECRET: must not be empty (unset it to have a secret generated)');
   }
   const poolMin = intVar(env, 'DATABASE_POOL_MIN', 0, 0, 100);
   const poolMax = intVar(env, 'DATABASE_POOL_MAX', 10, 1, 200);

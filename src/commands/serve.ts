@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
-import type { Config } from '../config.js';
+import { RECOMMENDED_JWT_SECRET_LENGTH, type Config } from '../config.js';
 import { activeDemoKeys, loadDemoDataIfEmpty } from '../db/demo-data.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import { parseCommandArgs, UsageError } from './args.js';
@@ -44,6 +44,9 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
   if (demoKeys.developer) lines.push(`  Demo API key (KeyType=developer): ${demoKeys.developer}`);
   if (demoKeys.timesheet) lines.push(`  Demo API key (KeyType=timesheet): ${demoKeys.timesheet}`);
   console.log(lines.join('\n'));
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < RECOMMENDED_JWT_SECRET_LENGTH) {
+    console.warn(`warning: JWT_SECRET is shorter than ${RECOMMENDED_JWT_SECRET_LENGTH} characters; use a longer random secret in production`);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
