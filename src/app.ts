@@ -66,7 +66,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const webhooks = new WebhookWorkers({ db: backgroundDb, yoga: backgroundYoga, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = config.limits.bodyLimitBytes;
   const admission = new Admission(authenticator, createRateLimits(config.limits, db));
-  const rest = new RestAdapter(routes, { yoga, authenticator, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
+  const rest = new RestAdapter(routes, { yoga, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
   let draining = false;
 
   async function handleGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
-import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { badInput, errorCodeOf, statusForCode } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
@@ -72,10 +71,9 @@ function failureOf(result: ExecutionResult): { status: number; messages: string[
 
 export interface RestAdapterOptions {
   yoga: YogaApp;
-  authenticator: Authenticator;
   bodyLimitBytes: number;
-  /** Authentication plus the per-key rate limit (src/http/request-road.ts); defaults to authentication alone. */
-  admit?: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
+  /** Authentication plus the per-key rate limit (src/http/request-road.ts), shared with /graphql. */
+  admit: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
 }
 
 /**
@@ -116,9 +114,7 @@ export class RestAdapter {
 
   private async execute(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
     const { route } = compiled;
-    const principal = this.options.admit
-      ? await this.options.admit(req, res)
-      : await this.options.authenticator.authenticate(req.headers);
+    const principal = await this.options.admit(req, res);
     const params: Record<string, string> = {};
     compiled.paramNames.forEach((name, i) => {
       try {
