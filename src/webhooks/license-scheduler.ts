@@ -15,23 +15,16 @@ export function licenseEventKey(licenseId: number, eventType: 'expiring' | 'expi
   return `license:${licenseId}:${eventType}:${expiryDate}`;
 }
 
-/**
- * Emits license/expiring once when now ≥ expiryDate − reminder days, and license/expired
- * once when now ≥ expiryDate. "Once" is enforced by the database (a unique key per license,
- * event type and expiry date), not by memory, so restarts and several instances scanning at
- * the same time cannot duplicate an event. Returns how many events were written.
- */
-export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): Promise<number> {
-  const nowMs = now.getTime();
-  // Anything expiring within the longest plausible reminder window is a candidate; the exact
-  // per-license rule is applied below, in code, because date arithmetic in SQL is not portable.
-  const horizon = new Date(nowMs + maxReminderDays * DAY_MS).toISOString();
-  const rows = (await db('licenses as l')
-    .join('staff as s', 's.id', 'l.employee_id')
-    .whereNotNull('l.expiry_date')
-    .where('l.expiry_date', '<=', horizon)
-    .select('l.security_license_id', 'l.expiry_date', 'l.reminder', 's.company_id')) as LicenseRow[];
-  const due: { row: LicenseRow; eventType: 'expiring' | 'expired'; key: string }[] = [];
+/** Licenses read per step; each step is one short read and at most one write transaction. */
+const SCAN_CHUNK = 1000;
+
+/** Lets queued requests run between steps: better-sqlite3 calls block the event loop while they run. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type DueEvent = { row: LicenseRow; eventType: 'expiring' | 'expired'; key: string };
+
+function dueEvents(rows: LicenseRow[], nowMs: number): DueEvent[] {
+  const due: DueEvent[] = [];
   for (const row of rows) {
     const expiry = Date.parse(row.expiry_date);
     if (Number.isNaN(expiry)) continue;
@@ -41,28 +34,66 @@ export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): P
     }
     if (nowMs >= expiry) due.push({ row, eventType: 'expired', key: licenseEventKey(id, 'expired', row.expiry_date) });
   }
-  const seen = new Set<string>();
-  for (let i = 0; i < due.length; i += 500) {
-    const keys = due.slice(i, i + 500).map((d) => d.key);
-    const existing = (await db('webhook_events').whereIn('dedupe_key', keys).select('dedupe_key')) as { dedupe_key: string }[];
-    for (const row of existing) seen.add(row.dedupe_key);
-  }
+  return due;
+}
+
+/**
+ * Emits license/expiring once when now ≥ expiryDate − reminder days, and license/expired
+ * once when now ≥ expiryDate. "Once" is enforced by the database (a unique key per license,
+ * event type and expiry date), not by memory, so restarts and several instances scanning at
+ * the same time cannot duplicate an event. The table is walked in keyset chunks with a pause
+ * between them, so a million licenses never hold the server's event loop for long. Returns
+ * how many events were written.
+ */
+export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): Promise<number> {
+  const nowMs = now.getTime();
+  // Anything expiring within the longest plausible reminder window is a candidate; the exact
+  // per-license rule is applied in code, because date arithmetic in SQL is not portable.
+  const horizon = new Date(nowMs + maxReminderDays * DAY_MS).toISOString();
+  let afterId = 0;
   let written = 0;
-  for (const item of due) {
-    if (seen.has(item.key)) continue;
-    const eventId = await db.transaction((trx) =>
-      emitEvent(trx, {
-        event: 'license',
-        eventType: item.eventType,
-        companyId: Number(item.row.company_id),
-        recordId: Number(item.row.security_license_id),
-        occurredAt: now.toISOString(),
-        dedupeKey: item.key,
-      }),
-    );
-    if (eventId !== null) written++;
+  for (;;) {
+    const rows = (await db('licenses as l')
+      .join('staff as s', 's.id', 'l.employee_id')
+      .whereNotNull('l.expiry_date')
+      .where('l.expiry_date', '<=', horizon)
+      .where('l.security_license_id', '>', afterId)
+      .orderBy('l.security_license_id')
+      .limit(SCAN_CHUNK)
+      .select('l.security_license_id', 'l.expiry_date', 'l.reminder', 's.company_id')) as LicenseRow[];
+    const last = rows[rows.length - 1];
+    if (!last) return written;
+    afterId = Number(last.security_license_id);
+    const due = dueEvents(rows, nowMs);
+    if (due.length > 0) {
+      const existing = new Set<string>();
+      for (let i = 0; i < due.length; i += 500) {
+        const keys = due.slice(i, i + 500).map((d) => d.key);
+        const found = (await db('webhook_events').whereIn('dedupe_key', keys).select('dedupe_key')) as { dedupe_key: string }[];
+        for (const row of found) existing.add(row.dedupe_key);
+      }
+      const fresh = due.filter((item) => !existing.has(item.key));
+      if (fresh.length > 0) {
+        written += await db.transaction(async (trx) => {
+          let count = 0;
+          for (const item of fresh) {
+            const eventId = await emitEvent(trx, {
+              event: 'license',
+              eventType: item.eventType,
+              companyId: Number(item.row.company_id),
+              recordId: Number(item.row.security_license_id),
+              occurredAt: now.toISOString(),
+              dedupeKey: item.key,
+            });
+            if (eventId !== null) count++;
+          }
+          return count;
+        });
+      }
+    }
+    if (rows.length < SCAN_CHUNK) return written;
+    await yieldToEventLoop();
   }
-  return written;
 }
 
 /**

@@ -61,4 +61,25 @@ describe('license expiry scheduler', () => {
     await scanLicenses(t.app.db, new Date('2021-06-02T00:00:00.000Z'));
     expect(await since()).toEqual(['expiring', 'expired', 'expiring', 'expired']);
   });
+  it('walks a large table in chunks, yielding between them, and still emits each event once', async () => {
+    const rows = [];
+    for (let i = 0; i < 2500; i++) {
+      rows.push({ security_license_id: 800000 + i, employee_id: 1002, license_number: `BULK-${i}`, expiry_date: '2019-01-01T00:00:00.000Z', reminder: null });
+    }
+    await t.app.db.batchInsert('licenses', rows, 200);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const written = await scanLicenses(t.app.db, new Date('2019-02-01T00:00:00.000Z'));
+    clearInterval(ticker);
+    const bulkEvents = await t.app.db('webhook_events')
+      .where('event', 'license')
+      .whereBetween('record_id', [800000, 802499])
+      .select('record_id', 'event_type');
+    expect(bulkEvents).toHaveLength(2500);
+    expect(new Set(bulkEvents.map((e) => e.event_type))).toEqual(new Set(['expired']));
+    expect(written).toBeGreaterThanOrEqual(2500);
+    // Timers ran while the scan was in progress: the event loop was not held for the whole walk.
+    expect(ticks).toBeGreaterThan(0);
+    expect(await scanLicenses(t.app.db, new Date('2019-02-01T00:00:00.000Z'))).toBe(0);
+  });
 });
