@@ -5,8 +5,6 @@ import type { Db } from '../db/knex.js';
 import { apiError } from '../errors.js';
 
 const WINDOW_SECONDS = 60;
-/** Extra points a refused API key costs on the token endpoint: 5 bad keys a minute at the default budget of 30. */
-export const BAD_KEY_PENALTY = 5;
 
 /**
  * One budget (per API key, or per client address on the token endpoint) with the IETF
@@ -43,11 +41,6 @@ export class Budget {
       throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
     }
     this.setHeaders(res, state);
-  }
-
-  /** Charges extra points without refusing (the next request pays for them). */
-  async penalise(key: string | number, points: number): Promise<void> {
-    await this.limiter.penalty(key, points);
   }
 
   private setHeaders(res: ServerResponse, state: RateLimiterRes): void {

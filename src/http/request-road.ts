@@ -7,7 +7,7 @@ import type { Logger } from '../observability/logger.js';
 import { recordRequest } from '../observability/metrics.js';
 import { failureEnvelope } from '../rest/envelope.js';
 import type { RestRoute } from '../rest/routes.js';
-import { BAD_KEY_PENALTY, type RateLimits } from './rate-limits.js';
+import type { RateLimits } from './rate-limits.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { sendJson } from './respond.js';
 
@@ -175,16 +175,11 @@ export class Admission {
   }
 
   /**
-   * The token endpoint's budget is per client address (there is no key yet). A refused API key
-   * costs BAD_KEY_PENALTY more points, so guessing keys slows to a few tries a minute.
+   * The token endpoint's budget is per client address (there is no key yet). Every request
+   * costs one point, refused or not, so guessing keys is held to TOKEN_RATE_LIMIT_PER_MINUTE
+   * tries a minute without a few typos locking a client out for longer than that.
    */
   async admitTokenRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const address = req.socket.remoteAddress ?? 'unknown';
-    await this.rateLimits.tokenPerAddress.consume(address, res);
-    res.once('finish', () => {
-      if (res.statusCode === 401) {
-        this.rateLimits.tokenPerAddress.penalise(address, BAD_KEY_PENALTY).catch(() => {});
-      }
-    });
+    await this.rateLimits.tokenPerAddress.consume(req.socket.remoteAddress ?? 'unknown', res);
   }
 }
