@@ -76,6 +76,12 @@ export function parseDatabaseUrl(raw: string): DatabaseConfig {
     }
     return { client: 'pg', connectionString: value };
   }
+  if (/^file:/i.test(value)) {
+    // file:/abs/path and file:///abs/path name a SQLite file, like a bare path.
+    const filename = value.replace(/^file:(\/\/)?/i, '');
+    if (filename === '') throw new ConfigError('DATABASE_URL: file: needs a path');
+    return { client: 'sqlite', filename: resolve(filename) };
+  }
   if (/^sqlite:/i.test(value)) {
     const filename = value.replace(/^sqlite:(\/\/)?/i, '');
     if (filename === '') throw new ConfigError('DATABASE_URL: sqlite: needs a file path');

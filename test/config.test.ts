@@ -29,6 +29,7 @@ describe('configuration', () => {
   it('takes a bare file path, sqlite: URLs and postgres URLs', () => {
     expect(loadConfig({ DATABASE_URL: './x.sqlite' }).database).toEqual({ client: 'sqlite', filename: expect.stringMatching(/\/x\.sqlite$/) });
     expect(loadConfig({ DATABASE_URL: 'sqlite:./y.db' }).database).toEqual({ client: 'sqlite', filename: expect.stringMatching(/\/y\.db$/) });
+    expect(loadConfig({ DATABASE_URL: 'file:///tmp/z.sqlite' }).database).toEqual({ client: 'sqlite', filename: '/tmp/z.sqlite' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/d' }).database).toEqual({ client: 'pg', connectionString: 'postgres://u@h:5432/d' });
   });
 

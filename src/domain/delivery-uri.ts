@@ -3,15 +3,19 @@ import type { AddressGuard } from '../webhooks/address-guard.js';
 
 const MAX_URI_LENGTH = 2048;
 
-/** A delivery URI must be an absolute http(s) URL without credentials. Returns it normalised. */
+/**
+ * A delivery URI must be an absolute http(s) URL without credentials. It is kept exactly as
+ * the caller wrote it (a caller comparing what it sent with what it reads back sees no
+ * rewriting), so padding with white space is refused rather than silently trimmed.
+ */
 export function checkDeliveryUri(value: string): string {
-  const trimmed = value.trim();
-  if (trimmed === '' || trimmed.length > MAX_URI_LENGTH) {
+  if (value === '' || value.length > MAX_URI_LENGTH) {
     throw badInput(`uri must be an absolute http(s) URL of at most ${MAX_URI_LENGTH} characters`);
   }
+  if (value !== value.trim()) throw badInput('uri must not begin or end with white space');
   let url: URL;
   try {
-    url = new URL(trimmed);
+    url = new URL(value);
   } catch {
     throw badInput('uri must be an absolute http(s) URL');
   }
@@ -21,7 +25,7 @@ export function checkDeliveryUri(value: string): string {
   if (url.username !== '' || url.password !== '') {
     throw badInput('uri must not carry credentials');
   }
-  return url.href;
+  return value;
 }
 
 /**

@@ -48,8 +48,8 @@ function selectedOperation(document: DocumentNode, name: string | null | undefin
  * envelop pipeline (its parse and validation caches, GraphQL Armor rules, error masking and
  * context factory), as the REST adapter does, without yoga's Fetch-API request and response
  * objects, which cost more than the execution itself. Anything else (batches, subscriptions,
- * documents that do not parse or validate, other media types) returns false and is left to
- * yoga, so every unusual answer keeps yoga's exact shape.
+ * documents that do not parse, validate or coerce their variables, other media types) returns
+ * false and is left to yoga, so every unusual answer keeps yoga's exact shape and status.
  */
 export async function tryGraphQLFastLane(
   yoga: YogaApp,
@@ -79,6 +79,9 @@ export async function tryGraphQLFastLane(
     operationName: params.operationName ?? undefined,
     contextValue,
   })) as ExecutionResult;
+  // No data at all means the request was refused before execution (variables that do not
+  // coerce): nothing ran, so yoga may answer it in its own shape and status.
+  if (!('data' in result)) return false;
   tagRequestId(result.errors as readonly GraphQLError[] | undefined, serverContext.requestId);
   sendJson(res, 200, result);
   return true;

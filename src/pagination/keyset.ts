@@ -33,7 +33,7 @@ export interface ListIdentity {
 function checkSize(name: string, value: number | null | undefined): number | undefined {
   if (value === null || value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
-    throw badInput(`${name} must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    throw badInput(`Page size (${name}; pageSize in REST) must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
   return value;
 }

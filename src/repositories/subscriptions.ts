@@ -70,17 +70,6 @@ export async function subscriptionsOf(
   return (await selectRows(db, query)).map(toSubscription);
 }
 
-export async function uriTaken(
-  trx: Knex.Transaction,
-  eventFilterId: number,
-  uri: string,
-  exceptSubscriptionId: number | null,
-): Promise<boolean> {
-  const query = trx('subscriptions').where({ event_filter_id: eventFilterId, uri }).first('id');
-  if (exceptSubscriptionId !== null) query.whereNot('id', exceptSubscriptionId);
-  return (await query) !== undefined;
-}
-
 export async function insertSubscription(
   trx: Knex.Transaction,
   values: { subscriberId: number; eventFilterId: number; uri: string; now: string },

@@ -58,6 +58,17 @@ function mergeQuery(url: URLSearchParams, fromBody: URLSearchParams): URLSearchP
   return merged;
 }
 
+/** Many clients send `{}` with every POST: an empty object is as good as no body. */
+function isEmptyBody(raw: Buffer): boolean {
+  const text = raw.toString('utf8').trim();
+  return text === '' || /^\{\s*\}$/.test(text);
+}
+
+/** Variable coercion speaks GraphQL ("Variable "$uri" …"); a REST caller sent a field. */
+function restWording(message: string): string {
+  return message.replace(/Variable "\$(\w+)"/g, 'Field "$1"');
+}
+
 /** Maps a GraphQL result's errors to one HTTP status and the envelope's messages. */
 function failureOf(result: ExecutionResult): { status: number; messages: string[] } | null {
   const errors = result.errors ?? [];
@@ -66,7 +77,7 @@ function failureOf(result: ExecutionResult): { status: number; messages: string[
   // Without data, the request itself was refused (variable coercion): the caller's input.
   const status = coded ? statusForCode(errorCodeOf(coded)) : 'data' in result ? 500 : 400;
   const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return { status, messages: relevant.map((e) => (status >= 500 ? 'Internal server error' : e.message)) };
+  return { status, messages: relevant.map((e) => (status >= 500 ? 'Internal server error' : restWording(e.message))) };
 }
 
 export interface RestAdapterOptions {
@@ -129,7 +140,7 @@ export class RestAdapter {
     } else {
       const raw = await readBody(req, this.options.bodyLimitBytes);
       if (route.body === 'cursor') input.query = mergeQuery(url.searchParams, cursorFromBody(raw));
-      else if (raw.length > 0) throw badInput('This endpoint takes no request body');
+      else if (!isEmptyBody(raw)) throw badInput('This endpoint takes no request body');
     }
     // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
     // variable to null, and an explicit null filter conflicts with a filtered cursor.

@@ -1,4 +1,7 @@
-import { badInput } from '../errors.js';
+import { badInput, notFound } from '../errors.js';
+
+/** Record ids are 32-bit (PostgreSQL integer columns, GraphQL Int). */
+const MAX_RECORD_ID = 2_147_483_647;
 
 /** Path and query ids: positive integers written in plain decimal digits. */
 export function positiveInt(value: string | null | undefined, name: string): number {
@@ -8,6 +11,17 @@ export function positiveInt(value: string | null | undefined, name: string): num
   const number = Number(value);
   if (number < 1 || !Number.isSafeInteger(number)) throw badInput(`${name} must be a positive integer`);
   return number;
+}
+
+/**
+ * A record id from the path. A well-formed positive integer beyond the id space names a
+ * record that cannot exist: that is "not found", the same answer as any other missing id.
+ */
+export function recordId(value: string | undefined, name: string): number {
+  if (value !== undefined && /^[0-9]{16,}$/.test(value) && /[1-9]/.test(value)) throw notFound(`No record has ${name} ${value}`);
+  const id = positiveInt(value, name);
+  if (id > MAX_RECORD_ID) throw notFound(`No record has ${name} ${value}`);
+  return id;
 }
 
 /** Reads the allowed query parameters; an unknown or repeated parameter is a client error. */

@@ -11,7 +11,7 @@ import {
   UpdateSubscriptionDocument,
 } from '../generated/operations.js';
 import type { PageParameters } from './envelope.js';
-import { positiveInt, readQuery } from './params.js';
+import { positiveInt, readQuery, recordId } from './params.js';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -66,7 +66,7 @@ export const routes: RestRoute[] = [
       const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
       const before = q.get('before');
       return {
-        employeeId: positiveInt(params.id, 'id'),
+        employeeId: recordId(params.id, 'id'),
         licenseNumber: q.get('licenseNumber'),
         after: q.get('after'),
         before,
@@ -88,7 +88,7 @@ export const routes: RestRoute[] = [
     body: 'none',
     variables: ({ params, query }) => {
       readQuery(query, []);
-      return { timesheetId: positiveInt(params.id, 'id') };
+      return { timesheetId: recordId(params.id, 'id') };
     },
     result: (data) => ({ data: data.timesheet }),
   }),
@@ -112,7 +112,7 @@ export const routes: RestRoute[] = [
     body: 'json',
     variables: ({ params, query }) => {
       readQuery(query, []);
-      return { subscriptionId: positiveInt(params.id, 'id') };
+      return { subscriptionId: recordId(params.id, 'id') };
     },
     result: (data) => ({ data: data.updateEventSubscription?.eventSubscription }),
   }),
@@ -124,7 +124,7 @@ export const routes: RestRoute[] = [
     body: 'none',
     variables: ({ params, query }) => {
       readQuery(query, []);
-      return { subscriberId: positiveInt(params.subscriberId, 'subscriberId') };
+      return { subscriberId: recordId(params.subscriberId, 'subscriberId') };
     },
     result: (data) => ({ data: data.subscriber?.subscriptions.edges.map((edge) => edge.node) ?? [] }),
   }),
@@ -152,7 +152,7 @@ export const routes: RestRoute[] = [
       const before = q.get('before');
       return {
         // The subscription is reached through its node, so its scoped loader decides visibility (404).
-        subscription: encodeGlobalID('EventSubscription', positiveInt(params.id, 'id')),
+        subscription: encodeGlobalID('EventSubscription', recordId(params.id, 'id')),
         after: q.get('after'),
         before,
         [before !== undefined ? 'last' : 'first']: pageSize,
@@ -173,7 +173,7 @@ export const routes: RestRoute[] = [
     body: 'none',
     variables: ({ params, query }) => {
       readQuery(query, []);
-      return { subscriptionId: positiveInt(params.id, 'id'), deliveryId: positiveInt(params.deliveryId, 'deliveryId') };
+      return { subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') };
     },
     result: (data) => ({ data: data.redeliverWebhook?.delivery }),
   }),

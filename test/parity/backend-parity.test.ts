@@ -113,7 +113,7 @@ describe.skipIf(!onPostgres())('SQLite and PostgreSQL give byte-identical respon
     await same('POST', '/api/webhook/subscriptions', 'developer', { subscriberId: 302, uri: 'https://hooks.example.com/created', event: 'timesheet', eventType: 'created' });
     await same('POST', '/api/webhook/subscriptions', 'developer', { subscriberId: 302, uri: 'https://hooks.example.com/expiring', event: 'license', eventType: 'expiring' });
     await same('POST', '/api/webhook/subscriptions', 'developer', { subscriberId: 301, uri: 'https://hooks.example.com/approved' });
-    await same('POST', '/api/webhook/subscriptions', 'developer', { subscriberId: 301, uri: 'https://hooks.example.com/approved' }); // 409
+    await same('POST', '/api/webhook/subscriptions', 'developer', { subscriberId: 301, uri: 'https://hooks.example.com/approved' }); // the same uri again: a second subscription
     await same('PUT', '/api/webhook/subscriptions/2', 'developer', { isActive: false });
     await same('PUT', '/api/webhook/subscriptions/3', 'developer', { uri: 'https://hooks.example.com/approved-v2' });
     // Deliveries for the new subscriptions, with the same ids and times on both.

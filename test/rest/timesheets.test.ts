@@ -136,8 +136,14 @@ describe('GET /api/external/timesheets/{id}', () => {
     expect(expectEnvelope(await get(9004, await t.token({ type: 'timesheet', companyId: 2 })), 200).data.timesheetId).toBe(9004);
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '9001x', '99999999999999999999'])('rejects id %j with 400', async (id) => {
+  it.each(['0', '-1', 'abc', '1.5', '9001x', '+5'])('rejects id %j with 400', async (id) => {
     expectFailure(await get(id), 400);
+  });
+
+  it.each(['2147483648', '99999999999', '99999999999999999999'])('answers a well-formed id beyond the id space (%s) with 404', async (id) => {
+    const res = await get(id);
+    expectFailure(res, 404);
+    expect(res.body.status.errorMessage).not.toMatch(/Variable|Int cannot/);
   });
 
   it('rejects query parameters and a request body with 400', async () => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
 import * as webhooks from './002_webhooks.js';
 import * as scaleOut from './003_scale_out.js';
+import * as repeatableUris from './004_repeatable_uris.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
 // TypeScript sources, tests and any bundler, and in a fixed order.
@@ -9,6 +10,7 @@ const migrations: Record<string, Knex.Migration> = {
   '001_initial': initial,
   '002_webhooks': webhooks,
   '003_scale_out': scaleOut,
+  '004_repeatable_uris': repeatableUris,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
-import { badInput, conflict, notFound } from '../../errors.js';
+import { badInput, notFound } from '../../errors.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
-import { insertSubscription, uriTaken } from '../../repositories/subscriptions.js';
+import { insertSubscription } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
 import { checkCatalogPair } from '../../webhooks/catalog.js';
@@ -70,17 +70,16 @@ builder.mutationField('createEventSubscription', (t) =>
       const [filters = []] = await eventFiltersOf(db, [subscriber.subscriberId]);
       const filter = chooseFilter(filters, subscriber.subscriberId, input);
       checkCatalogPair(filter.event, filter.eventType);
-      const subscriptionId = await db.transaction(async (trx) => {
-        if (await uriTaken(trx, filter.webhookSubscriberEventFilterId, uri, null)) {
-          throw conflict(`${uri} is already subscribed to ${filter.event}/${filter.eventType}`);
-        }
-        return insertSubscription(trx, {
+      // The same URI may be subscribed more than once (each subscription is its own delivery
+      // stream with its own log), as webhook senders generally allow.
+      const subscriptionId = await db.transaction((trx) =>
+        insertSubscription(trx, {
           subscriberId: subscriber.subscriberId,
           eventFilterId: filter.webhookSubscriberEventFilterId,
           uri,
           now: now().toISOString(),
-        });
-      });
+        }),
+      );
       return { subscriptionId };
     },
   }),

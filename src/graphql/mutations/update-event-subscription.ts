@@ -1,7 +1,7 @@
 import { nextModifiedTime } from '../../domain/clock.js';
 import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
-import { badInput, conflict, notFound } from '../../errors.js';
-import { loadSubscriptions, updateSubscriptionRow, uriTaken } from '../../repositories/subscriptions.js';
+import { badInput, notFound } from '../../errors.js';
+import { loadSubscriptions, updateSubscriptionRow } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
 import { guardOf } from '../../webhooks/guard-of.js';
@@ -32,9 +32,6 @@ builder.mutationField('updateEventSubscription', (t) =>
       await db.transaction(async (trx) => {
         const [current] = await loadSubscriptions(trx, context.principal, [input.subscriptionId]);
         if (!current) throw notFound(`Subscription ${input.subscriptionId} not found`);
-        if (uri !== undefined && (await uriTaken(trx, current.webhookSubscriberEventFilterId, uri, current.subscriptionId))) {
-          throw conflict(`${uri} is already subscribed to ${current.event}/${current.eventType}`);
-        }
         await updateSubscriptionRow(trx, current.subscriptionId, {
           uri,
           isActive: input.isActive ?? undefined,
