@@ -36,7 +36,7 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
       // the write lock up front, so the checks and the writes see one state.
       await trx.raw('DELETE FROM companies WHERE 1 = 0');
     }
-    await validateAgainstDatabase(trx, parsed.facts, problems);
+    await validateAgainstDatabase(trx, parsed, problems);
     if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
     const plan = await planImport(trx, parsed.file);
     await writePlan(trx, plan);

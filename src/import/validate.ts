@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import { checkCompanyConsistency } from './company-consistency.js';
 import { checkEventPair } from './event-pair.js';
 import { chunk, existingIds, ID_CHUNK, loadRows } from './existing.js';
 import type { ReferenceTarget } from './format.js';
-import type { FileFacts } from './parse.js';
+import type { FileFacts, ParsedInput } from './parse.js';
 import { formatPath, type Problems } from './problems.js';
 import { TABLES } from './rows.js';
 
@@ -73,8 +74,13 @@ async function checkEventFilters(trx: Knex.Transaction, facts: FileFacts, proble
   }
 }
 
-/** The checks that need the database: references, and event filter ownership and uniqueness. */
-export async function validateAgainstDatabase(trx: Knex.Transaction, facts: FileFacts, problems: Problems): Promise<void> {
+/**
+ * The checks that need the database: references, timesheets staying within one company, and
+ * event filter ownership and uniqueness.
+ */
+export async function validateAgainstDatabase(trx: Knex.Transaction, parsed: ParsedInput, problems: Problems): Promise<void> {
+  const { file, facts } = parsed;
   await checkReferences(trx, facts, problems);
+  await checkCompanyConsistency(trx, file, facts, problems);
   await checkEventFilters(trx, facts, problems);
 }

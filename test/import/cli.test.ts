@@ -58,6 +58,18 @@ describe('shiftgate import FILE', () => {
     expect(await snapshot(t.db)).toEqual(before);
   });
 
+  it('refuses a timesheet tying a site of one company to staff of another and exits 1', async () => {
+    expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+    const before = await snapshot(t.db);
+
+    const result = runImport(writeJson('cross.json', { timesheets: [{ timesheetId: 9960, siteId: 100, employeeId: 2001 }] }));
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('timesheets[0].employeeId: staff 2001 belongs to company 2, but site 100 belongs to company 1\n');
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   it('explains an unreadable file or invalid JSON in one line and exits 1', () => {
     const missing = runImport(join(t.dir, 'missing.json'));
     expect(missing.code).toBe(1);

@@ -1,0 +1,225 @@
+import type { Knex } from 'knex';
+import { chunk, ID_CHUNK } from './existing.js';
+import type { ImportFile } from './format.js';
+import type { FileFacts } from './parse.js';
+import type { PathSegment, Problems } from './problems.js';
+
+/**
+ * A timesheet ties a site to an employee, and both are scoped by company (site → customer →
+ * company, staff → company). Reads scoped to one company show the timesheet with its staff
+ * member's details, so a timesheet whose two sides sit in different companies leaks one
+ * tenant's staff to another. This rule refuses every import that would leave such a
+ * timesheet behind, judged on the state after the import: the file's record where the file
+ * has it, the stored one otherwise.
+ */
+
+type Parent = 'staff' | 'sites' | 'customers';
+
+const COLUMN: Record<Parent, { table: string; parent: string }> = {
+  staff: { table: 'staff', parent: 'company_id' },
+  sites: { table: 'sites', parent: 'customer_id' },
+  customers: { table: 'customers', parent: 'company_id' },
+};
+
+interface FileRecord {
+  index: number;
+  /** The parent id the file gives; null when the element is invalid and so its value unknown. */
+  parent: number | null;
+}
+
+/** Parent links before (stored) and after (file over stored) the import, loaded in bulk. */
+class Links {
+  private readonly stored: Record<Parent, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
+  private readonly loaded: Record<Parent, Set<number>> = { staff: new Set(), sites: new Set(), customers: new Set() };
+  readonly file: Record<Parent, Map<number, FileRecord>>;
+
+  constructor(
+    private readonly trx: Knex.Transaction,
+    file: ImportFile,
+    facts: FileFacts,
+  ) {
+    const declared = (ids: Map<number, number>) => new Map([...ids].map(([id, index]) => [id, { index, parent: null as number | null }]));
+    this.file = { staff: declared(facts.ids.staff), sites: declared(facts.ids.sites), customers: declared(facts.ids.customers) };
+    // Only the first element with an id counts; a duplicate is reported elsewhere.
+    const fill = (map: Map<number, FileRecord>, list: { index: number; id: number; parent: number }[]) => {
+      for (const { index, id, parent } of list) if (map.get(id)?.index === index) map.get(id)!.parent = parent;
+    };
+    fill(this.file.staff, file.staff.map(({ index, value }) => ({ index, id: value.id, parent: value.companyId })));
+    fill(this.file.sites, file.sites.map(({ index, value }) => ({ index, id: value.id, parent: value.customerId })));
+    fill(this.file.customers, file.customers.map(({ index, value }) => ({ index, id: value.id, parent: value.companyId })));
+  }
+
+  /** Loads the stored parent of every id not loaded yet, 500 ids per query. */
+  async load(kind: Parent, ids: Iterable<number | undefined>): Promise<void> {
+    const wanted = new Set<number>();
+    for (const id of ids) if (id !== undefined && !this.loaded[kind].has(id)) wanted.add(id);
+    const { table, parent } = COLUMN[kind];
+    for (const part of chunk([...wanted], ID_CHUNK)) {
+      const rows = (await this.trx(table).select('id', parent).whereIn('id', part)) as Record<string, unknown>[];
+      for (const row of rows) this.stored[kind].set(Number(row.id), Number(row[parent]));
+      for (const id of part) this.loaded[kind].add(id);
+    }
+  }
+
+  /** Stored sites under the given customers, so a customer's move reaches its sites. */
+  async loadSitesOf(customerIds: Iterable<number>): Promise<number[]> {
+    const found: number[] = [];
+    for (const part of chunk([...new Set(customerIds)], ID_CHUNK)) {
+      const rows = (await this.trx('sites').select('id', 'customer_id').whereIn('customer_id', part)) as Record<string, unknown>[];
+      for (const row of rows) {
+        const id = Number(row.id);
+        this.stored.sites.set(id, Number(row.customer_id));
+        this.loaded.sites.add(id);
+        found.push(id);
+      }
+    }
+    return found;
+  }
+
+  before(kind: Parent, id: number | undefined): number | undefined {
+    return id === undefined ? undefined : this.stored[kind].get(id);
+  }
+
+  /** The parent after the import; undefined when unknown (an invalid element or a missing record). */
+  after(kind: Parent, id: number | undefined): number | undefined {
+    if (id === undefined) return undefined;
+    const declared = this.file[kind].get(id);
+    if (declared) return declared.parent ?? undefined;
+    return this.stored[kind].get(id);
+  }
+
+  siteCompanyBefore(siteId: number): number | undefined {
+    return this.before('customers', this.before('sites', siteId));
+  }
+
+  siteCompanyAfter(siteId: number): number | undefined {
+    return this.after('customers', this.after('sites', siteId));
+  }
+
+  /** Loads what siteCompanyBefore/After need for these sites. */
+  async loadSites(siteIds: Iterable<number>): Promise<void> {
+    const ids = [...siteIds];
+    await this.load('sites', ids);
+    await this.load(
+      'customers',
+      ids.flatMap((id) => [this.before('sites', id), this.after('sites', id)]),
+    );
+  }
+}
+
+interface Conflict {
+  timesheetId: number;
+  siteId: number;
+  employeeId: number;
+  staffCompany: number;
+  siteCompany: number;
+}
+
+/** One problem per moved record: the lowest conflicting timesheet and how many more there are. */
+class MoveReport {
+  private readonly byPath = new Map<string, { path: PathSegment[]; first: Conflict; more: number; describe: (c: Conflict) => string }>();
+
+  add(path: PathSegment[], conflict: Conflict, describe: (c: Conflict) => string): void {
+    const key = JSON.stringify(path);
+    const entry = this.byPath.get(key);
+    if (!entry) this.byPath.set(key, { path, first: conflict, more: 0, describe });
+    else {
+      entry.more += 1;
+      if (conflict.timesheetId < entry.first.timesheetId) entry.first = conflict;
+    }
+  }
+
+  flush(problems: Problems): void {
+    for (const { path, first, more, describe } of this.byPath.values()) {
+      const tail = more === 0 ? '' : ` (and ${more} more timesheet${more === 1 ? '' : 's'})`;
+      problems.add(path, describe(first) + tail);
+    }
+  }
+}
+
+/** Stored timesheets (not restated in the file) of the given employees or sites. */
+async function storedTimesheets(
+  trx: Knex.Transaction,
+  column: 'employee_id' | 'site_id',
+  ids: Iterable<number>,
+  skip: Map<number, number>,
+  into: Map<number, { siteId: number; employeeId: number }>,
+): Promise<void> {
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = (await trx('timesheets').select('timesheet_id', 'site_id', 'employee_id').whereIn(column, part)) as Record<string, unknown>[];
+    for (const row of rows) {
+      const id = Number(row.timesheet_id);
+      if (!skip.has(id)) into.set(id, { siteId: Number(row.site_id), employeeId: Number(row.employee_id) });
+    }
+  }
+}
+
+export async function checkCompanyConsistency(trx: Knex.Transaction, file: ImportFile, facts: FileFacts, problems: Problems): Promise<void> {
+  const links = new Links(trx, file, facts);
+
+  // The file's own timesheets: each side from the file, else from the database.
+  await links.load('staff', [...links.file.staff.keys(), ...file.timesheets.map(({ value }) => value.employeeId)]);
+  await links.loadSites([...links.file.sites.keys(), ...file.timesheets.map(({ value }) => value.siteId)]);
+  await links.load('customers', links.file.customers.keys());
+  for (const { index, value } of file.timesheets) {
+    const staffCompany = links.after('staff', value.employeeId);
+    const siteCompany = links.siteCompanyAfter(value.siteId);
+    if (staffCompany === undefined || siteCompany === undefined || staffCompany === siteCompany) continue;
+    problems.add(
+      ['timesheets', index, 'employeeId'],
+      `staff ${value.employeeId} belongs to company ${staffCompany}, but site ${value.siteId} belongs to company ${siteCompany}`,
+    );
+  }
+
+  // Records the file moves to another company, which stored timesheets may still tie across.
+  const changed = (kind: Parent, id: number) => {
+    const before = links.before(kind, id);
+    const after = links.after(kind, id);
+    return before !== undefined && after !== undefined && before !== after;
+  };
+  const movedStaff = [...links.file.staff.keys()].filter((id) => changed('staff', id));
+  const movedCustomers = [...links.file.customers.keys()].filter((id) => changed('customers', id));
+  const sitesOfMovedCustomers = await links.loadSitesOf(movedCustomers);
+  await links.loadSites(sitesOfMovedCustomers);
+  const movedSites = [...new Set([...links.file.sites.keys(), ...sitesOfMovedCustomers])].filter((id) => {
+    const before = links.siteCompanyBefore(id);
+    const after = links.siteCompanyAfter(id);
+    return before !== undefined && after !== undefined && before !== after;
+  });
+  if (movedStaff.length === 0 && movedSites.length === 0) return;
+
+  const timesheets = new Map<number, { siteId: number; employeeId: number }>();
+  await storedTimesheets(trx, 'employee_id', movedStaff, facts.ids.timesheets, timesheets);
+  await storedTimesheets(trx, 'site_id', movedSites, facts.ids.timesheets, timesheets);
+  await links.load('staff', [...timesheets.values()].map((t) => t.employeeId));
+  await links.loadSites([...timesheets.values()].map((t) => t.siteId));
+
+  const report = new MoveReport();
+  const sorted = [...timesheets].sort(([a], [b]) => a - b);
+  for (const [timesheetId, { siteId, employeeId }] of sorted) {
+    const staffCompany = links.after('staff', employeeId);
+    const siteCompany = links.siteCompanyAfter(siteId);
+    if (staffCompany === undefined || siteCompany === undefined || staffCompany === siteCompany) continue;
+    const conflict: Conflict = { timesheetId, siteId, employeeId, staffCompany, siteCompany };
+    const staff = links.file.staff.get(employeeId);
+    if (staff && changed('staff', employeeId)) {
+      report.add(['staff', staff.index, 'companyId'], conflict, (c) =>
+        `staff ${c.employeeId} moves to company ${c.staffCompany}, but timesheet ${c.timesheetId} still links it to site ${c.siteId} of company ${c.siteCompany}`,
+      );
+    }
+    const site = links.file.sites.get(siteId);
+    if (site && changed('sites', siteId) && links.siteCompanyBefore(siteId) !== siteCompany) {
+      report.add(['sites', site.index, 'customerId'], conflict, (c) =>
+        `site ${c.siteId} moves to company ${c.siteCompany}, but timesheet ${c.timesheetId} still links it to staff ${c.employeeId} of company ${c.staffCompany}`,
+      );
+    }
+    const customerId = links.after('sites', siteId);
+    const customer = customerId === undefined ? undefined : links.file.customers.get(customerId);
+    if (customer && customerId !== undefined && changed('customers', customerId)) {
+      report.add(['customers', customer.index, 'companyId'], conflict, (c) =>
+        `customer ${customerId} moves to company ${c.siteCompany}, but timesheet ${c.timesheetId} still links its site ${c.siteId} to staff ${c.employeeId} of company ${c.staffCompany}`,
+      );
+    }
+  }
+  report.flush(problems);
+}
