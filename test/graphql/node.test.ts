@@ -150,4 +150,11 @@ describe('GraphQL: node and nodes', () => {
     expect(res.body.data?.node ?? null).toBeNull();
     expect(res.body.errors?.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
+  it('nodes takes at most 100 ids (BAD_USER_INPUT beyond)', async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => globalId('License', 50001 + (i % 45)));
+    const res = await t.graphql(developer, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    expect(res.body.errors?.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    const ok = await t.graphql(developer, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ids.slice(0, 100) });
+    expect(ok.body.data.nodes).toHaveLength(100);
+  });
 });
