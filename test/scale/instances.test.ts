@@ -11,7 +11,7 @@ import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/backend.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { FAST_WEBHOOKS, importTimesheets, subscribe, waitFor } from '../webhooks/support.js';
-import { openEventStream } from './sse.js';
+import { openEventStream } from '../support/event-stream.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/shiftgate.js');
 

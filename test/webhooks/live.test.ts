@@ -1,47 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUB_KEY, type TestApp } from '../support/test-app.js';
+import { openEventStream } from '../support/event-stream.js';
+import type { TestApp } from '../support/test-app.js';
 import { importTimesheets, startWebhookApp, waitFor } from './support.js';
 
-/** Opens a GraphQL subscription over server-sent events and collects the `next` payloads. */
-async function openStream(t: TestApp, token: string, query: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      authorization: `Bearer ${token}`,
-      'external-gh-apim-sub-key': SUB_KEY,
-    },
-    body: JSON.stringify({ query }),
-    signal: controller.signal,
-  });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-  const messages: any[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-          if (frame.includes('event: next') && data) messages.push(JSON.parse(data));
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { messages, close: () => controller.abort() };
-}
+const openStream = (t: TestApp, token: string, query: string) => openEventStream(t.baseUrl, token, query);
 
 describe('live events over server-sent events', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { SUB_KEY } from '../support/test-app.js';
+import { SUB_KEY } from './test-app.js';
 
 /** Opens a GraphQL subscription over server-sent events on `baseUrl` and collects the `next` payloads. */
 export async function openEventStream(baseUrl: string, token: string, query: string) {
@@ -15,6 +15,9 @@ export async function openEventStream(baseUrl: string, token: string, query: str
     signal: controller.signal,
   });
   if (res.status !== 200) throw new Error(`stream refused: ${res.status} ${await res.text()}`);
+  if (!/text\/event-stream/.test(res.headers.get('content-type') ?? '')) {
+    throw new Error(`not an event stream: ${res.headers.get('content-type')}`);
+  }
   const messages: any[] = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
