@@ -77,11 +77,6 @@ export class Authenticator {
     return this.tokens.issue(record.id);
   }
 
-  /** Forget cached key state (after a revocation in this process). */
-  forgetKey(keyId: number): void {
-    this.keyCache.delete(keyId);
-  }
-
   private principalForKey(keyId: number): Promise<Principal | null> | Principal | null {
     const cached = this.keyCache.get(keyId);
     const now = this.now();

@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { apiError } from '../errors.js';
 
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);

@@ -26,9 +26,6 @@ export function factsOf(res: ServerResponse): RequestFacts | undefined {
   return (res as Tracked)[FACTS];
 }
 
-export function requestIdFor(res: ServerResponse): string | undefined {
-  return (res as Tracked)[FACTS]?.requestId;
-}
 
 /** Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
 export function serverOptions(limits: LimitsConfig): ServerOptions {

@@ -71,21 +71,26 @@ describe('GraphQL: GraphiQL, credentials and error codes', () => {
     });
 
     it('with the token of a revoked key, for mutations too', async () => {
-      const { id, apiKey } = await t.key({ type: 'developer', companyId: 1 });
-      const res = await t.request('POST', '/api/external/token/request', { body: { apiKey } });
-      const token = res.body.data.accessToken as string;
-      expectData(await t.graphql(token, query));
-      expect(await revokeApiKey(t.app.db, id)).toBe(true);
-      t.app.authenticator.forgetKey(id);
-      expectUnauthenticated(await t.graphql(token, query));
-      const before = await t.app.db('subscriptions').count({ n: '*' });
-      expectUnauthenticated(
-        await t.graphql(
-          token,
-          'mutation { createEventSubscription(input: { subscriberId: 301, uri: "https://revoked.example.com/" }) { eventSubscription { id } } }',
-        ),
-      );
-      expect(await t.app.db('subscriptions').count({ n: '*' })).toEqual(before);
+      // A key cache of 0 s re-reads the key on every request, so the revocation shows at once.
+      const fresh = await startTestApp({ env: { API_KEY_CACHE_SECONDS: '0' } });
+      try {
+        const { id, apiKey } = await fresh.key({ type: 'developer', companyId: 1 });
+        const res = await fresh.request('POST', '/api/external/token/request', { body: { apiKey } });
+        const token = res.body.data.accessToken as string;
+        expectData(await fresh.graphql(token, query));
+        expect(await revokeApiKey(fresh.app.db, id)).toBe(true);
+        expectUnauthenticated(await fresh.graphql(token, query));
+        const before = await fresh.app.db('subscriptions').count({ n: '*' });
+        expectUnauthenticated(
+          await fresh.graphql(
+            token,
+            'mutation { createEventSubscription(input: { subscriberId: 301, uri: "https://revoked.example.com/" }) { eventSubscription { id } } }',
+          ),
+        );
+        expect(await fresh.app.db('subscriptions').count({ n: '*' })).toEqual(before);
+      } finally {
+        await fresh.close();
+      }
     });
   });
 

@@ -1,5 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { expect } from 'vitest';
+import { LICENSE_INFO_FIELDS, LICENSE_SCALAR_FIELDS } from '../support/contract-fields.js';
 
 /**
  * Small assertions for GraphQL responses, shared by test/graphql, test/tenancy, test/parity
@@ -60,70 +61,6 @@ export function expectUnauthenticated(res: { status: number; body: GraphQLBody }
   expect(errorCodes(res.body).every((c) => c === 'UNAUTHENTICATED'), JSON.stringify(res.body)).toBe(true);
 }
 
-/** The contract 2.3 timesheet fields, in the contract's order. */
-export const TIMESHEET_FIELDS = [
-  'timesheetId',
-  'customerName',
-  'customerApiId',
-  'siteName',
-  'siteApiId',
-  'staffId',
-  'staffName',
-  'employeeId',
-  'employeeReferenceNumber',
-  'email',
-  'mobile',
-  'subcontractorCompany',
-  'entryType',
-  'position',
-  'service',
-  'paygroup',
-  'scheduledStartTime',
-  'scheduledEndTime',
-  'timeclockStartTime',
-  'clockInCoordinates',
-  'timeclockBreakStartTime',
-  'timeclockBreakEndTime',
-  'timeclockEndTime',
-  'clockOutCoordinates',
-  'staffSubmittedTimesheetTimes',
-  'payStartTime',
-  'payEndTime',
-  'payBreakTime',
-  'invoiceStartTime',
-  'invoiceEndTime',
-  'invoiceBreakTime',
-  'notes',
-  'allowances',
-  'status',
-  'approvedBy',
-  'approvedDateTime',
-  'customerApprovalStatus',
-  'customerApprover',
-  'customerApprovedDateTime',
-  'lock',
-  'scheduleNotes',
-] as const;
-
-/** The contract 2.2 license fields (employeeSecurityLicenseInfo is selected separately). */
-export const LICENSE_SCALAR_FIELDS = [
-  'securityLicenseId',
-  'employeeId',
-  'firstName',
-  'lastName',
-  'state',
-  'licenseNumber',
-  'status',
-  'expiryDate',
-  'reminder',
-  'critical',
-  'attachmentLink',
-  'licenceSector',
-  'isInvalidLicense',
-] as const;
-
-export const LICENSE_INFO_FIELDS = ['employeeSecurityLicenseId', 'currentStatus', 'expiryDate', 'licenceSector'] as const;
-
 /** A GraphQL selection of every contract 2.2 field, named as the contract names them. */
 export const LICENSE_SELECTION = `${LICENSE_SCALAR_FIELDS.join(' ')} employeeSecurityLicenseInfo { ${LICENSE_INFO_FIELDS.join(' ')} }`;
 
@@ -131,13 +68,3 @@ export const LICENSE_SELECTION = `${LICENSE_SCALAR_FIELDS.join(' ')} employeeSec
 export const SUBSCRIPTION_SELECTION =
   'id: subscriptionId webhookSubscriberEventFilterId uri isActive event eventType createdDateTime modifiedDateTime';
 
-export const SUBSCRIPTION_FIELDS = [
-  'id',
-  'webhookSubscriberEventFilterId',
-  'uri',
-  'isActive',
-  'event',
-  'eventType',
-  'createdDateTime',
-  'modifiedDateTime',
-] as const;

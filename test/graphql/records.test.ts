@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { expectData, TIMESHEET_FIELDS } from './helpers.js';
+import { SEEDED_TIMESHEET_9001, TIMESHEET_FIELDS } from '../support/contract-fields.js';
+import { expectData } from './helpers.js';
 
 // The direct fields return the seeded records with the contract's values.
 
@@ -18,49 +19,7 @@ describe('GraphQL: timesheet, staff and subscriber records', () => {
 
   it('timesheet(timesheetId) returns every contract 2.3 field', async () => {
     const data = expectData(await t.graphql(timesheetKey, `{ timesheet(timesheetId: 9001) { ${TIMESHEET_FIELDS.join(' ')} } }`));
-    expect(data.timesheet).toEqual({
-      timesheetId: 9001,
-      customerName: 'Harbour Mall',
-      customerApiId: 10,
-      siteName: 'Harbour Mall North Gate',
-      siteApiId: 100,
-      staffId: 'S-1001',
-      staffName: 'Alex Nguyen',
-      employeeId: '1001',
-      employeeReferenceNumber: 'REF-1001',
-      email: 'alex@example.com',
-      mobile: '+61400000000',
-      subcontractorCompany: null,
-      entryType: 'Shift',
-      position: 'Guard',
-      service: 'Static guarding',
-      paygroup: 'Weekly',
-      scheduledStartTime: '2026-11-02T21:00:00.000Z',
-      scheduledEndTime: '2026-11-03T05:00:00.000Z',
-      timeclockStartTime: '2026-11-02T20:55:00.000Z',
-      clockInCoordinates: { latitude: -33.86, longitude: 151.21 },
-      timeclockBreakStartTime: null,
-      timeclockBreakEndTime: null,
-      timeclockEndTime: '2026-11-03T05:02:00.000Z',
-      clockOutCoordinates: null,
-      staffSubmittedTimesheetTimes: null,
-      payStartTime: '2026-11-02T21:00:00.000Z',
-      payEndTime: '2026-11-03T05:00:00.000Z',
-      payBreakTime: 30,
-      invoiceStartTime: null,
-      invoiceEndTime: null,
-      invoiceBreakTime: null,
-      notes: [{ text: 'All quiet' }],
-      allowances: [],
-      status: 'Pending',
-      approvedBy: null,
-      approvedDateTime: null,
-      customerApprovalStatus: null,
-      customerApprover: null,
-      customerApprovedDateTime: null,
-      lock: false,
-      scheduleNotes: null,
-    });
+    expect(data.timesheet).toEqual(SEEDED_TIMESHEET_9001);
   });
 
   it('staff(employeeId) returns the employee', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { expectData, LICENSE_SCALAR_FIELDS, TIMESHEET_FIELDS } from './helpers.js';
+import { LICENSE_SCALAR_FIELDS, TIMESHEET_FIELDS } from '../support/contract-fields.js';
+import { expectData } from './helpers.js';
 
 // The pinned names and shapes of the GraphQL API, read back through introspection over HTTP.
 

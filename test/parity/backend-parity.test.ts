@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitEvent } from '../../src/webhooks/outbox.js';
 import { createTestDatabase, onPostgres } from '../support/backend.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { globalId, LICENSE_SELECTION, SUBSCRIPTION_SELECTION, TIMESHEET_FIELDS } from '../graphql/helpers.js';
+import { TIMESHEET_FIELDS } from '../support/contract-fields.js';
+import { globalId, LICENSE_SELECTION, SUBSCRIPTION_SELECTION } from '../graphql/helpers.js';
 
 /*
  * The same data behind SQLite and PostgreSQL gives byte-identical REST and GraphQL responses:

@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import {
-  expectData,
-  LICENSE_INFO_FIELDS,
-  LICENSE_SCALAR_FIELDS,
-  LICENSE_SELECTION,
-  SUBSCRIPTION_FIELDS,
-  SUBSCRIPTION_SELECTION,
-  TIMESHEET_FIELDS,
-} from '../graphql/helpers.js';
+import { LICENSE_INFO_FIELDS, LICENSE_SCALAR_FIELDS, SUBSCRIPTION_FIELDS, TIMESHEET_FIELDS } from '../support/contract-fields.js';
+import { expectData, LICENSE_SELECTION, SUBSCRIPTION_SELECTION } from '../graphql/helpers.js';
 
 /*
  * REST `data` is the GraphQL result for the same record: each test writes its own GraphQL

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure, type Envelope } from '../support/envelope.js';
+import { LICENSE_FIELDS } from '../support/contract-fields.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { rawRequest } from './http.js';
 
@@ -7,22 +8,7 @@ const PATH = '/api/external/staffs/1001/licenses';
 /** Staff 1001's 45 seeded licenses, in securityLicenseId order. */
 const ALL_IDS = Array.from({ length: 45 }, (_, i) => 50001 + i);
 
-const LICENSE_KEYS = [
-  'securityLicenseId',
-  'employeeId',
-  'firstName',
-  'lastName',
-  'state',
-  'licenseNumber',
-  'status',
-  'expiryDate',
-  'reminder',
-  'critical',
-  'attachmentLink',
-  'licenceSector',
-  'isInvalidLicense',
-  'employeeSecurityLicenseInfo',
-].sort();
+const LICENSE_KEYS = [...LICENSE_FIELDS].sort();
 const INFO_KEYS = ['employeeSecurityLicenseId', 'currentStatus', 'expiryDate', 'licenceSector'].sort();
 
 function ids(env: Envelope): number[] {

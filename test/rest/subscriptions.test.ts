@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
+import { SUBSCRIPTION_FIELDS } from '../support/contract-fields.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { rawRequest, subscriptionRows, withoutWrites } from './http.js';
 
 const CREATE = '/api/webhook/subscriptions';
-const SUBSCRIPTION_KEYS = [
-  'id',
-  'webhookSubscriberEventFilterId',
-  'uri',
-  'isActive',
-  'event',
-  'eventType',
-  'createdDateTime',
-  'modifiedDateTime',
-].sort();
+const SUBSCRIPTION_KEYS = [...SUBSCRIPTION_FIELDS].sort();
 const START = Date.parse('2026-03-01T09:00:00.000Z');
 
 let uriCounter = 0;

@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure, type Envelope } from '../support/envelope.js';
+import { SEEDED_TIMESHEET_9001, TIMESHEET_FIELDS } from '../support/contract-fields.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { rawRequest } from './http.js';
-
-/** The fields of a timesheet entry, as listed in contract part 2.3. */
-const CONTRACT_FIELDS = `
-  timesheetId customerName customerApiId siteName siteApiId staffId staffName employeeId
-  employeeReferenceNumber email mobile subcontractorCompany entryType position service paygroup
-  scheduledStartTime scheduledEndTime timeclockStartTime clockInCoordinates timeclockBreakStartTime
-  timeclockBreakEndTime timeclockEndTime clockOutCoordinates staffSubmittedTimesheetTimes
-  payStartTime payEndTime payBreakTime invoiceStartTime invoiceEndTime invoiceBreakTime notes
-  allowances status approvedBy approvedDateTime customerApprovalStatus customerApprover
-  customerApprovedDateTime lock scheduleNotes
-`
-  .trim()
-  .split(/\s+/)
-  .sort();
 
 /** The failure with every mention of the requested id blanked, for comparing two 404s. */
 function anonymised(env: Envelope, id: number): unknown {
@@ -37,37 +24,9 @@ describe('GET /api/external/timesheets/{id}', () => {
     const env = expectEnvelope(await get(9001), 200);
     expect(env.count).toBe(1);
     expect(Array.isArray(env.data)).toBe(false);
-    expect(CONTRACT_FIELDS).toHaveLength(41);
-    expect(Object.keys(env.data).sort()).toEqual(CONTRACT_FIELDS);
-    expect(env.data).toMatchObject({
-      timesheetId: 9001,
-      customerName: 'Harbour Mall',
-      customerApiId: 10,
-      siteName: 'Harbour Mall North Gate',
-      siteApiId: 100,
-      staffId: 'S-1001',
-      staffName: 'Alex Nguyen',
-      employeeId: '1001',
-      employeeReferenceNumber: 'REF-1001',
-      email: 'alex@example.com',
-      mobile: '+61400000000',
-      entryType: 'Shift',
-      position: 'Guard',
-      service: 'Static guarding',
-      paygroup: 'Weekly',
-      scheduledStartTime: '2026-11-02T21:00:00.000Z',
-      scheduledEndTime: '2026-11-03T05:00:00.000Z',
-      timeclockStartTime: '2026-11-02T20:55:00.000Z',
-      clockInCoordinates: { latitude: -33.86, longitude: 151.21 },
-      timeclockEndTime: '2026-11-03T05:02:00.000Z',
-      payStartTime: '2026-11-02T21:00:00.000Z',
-      payEndTime: '2026-11-03T05:00:00.000Z',
-      payBreakTime: 30,
-      notes: [{ text: 'All quiet' }],
-      allowances: [],
-      status: 'Pending',
-      lock: false,
-    });
+    expect(TIMESHEET_FIELDS).toHaveLength(41);
+    expect(Object.keys(env.data).sort()).toEqual([...TIMESHEET_FIELDS].sort());
+    expect(env.data).toEqual(SEEDED_TIMESHEET_9001);
   });
 
   it('gives null for what the entry does not record', async () => {
