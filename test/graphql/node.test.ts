@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { expectData, expectFieldError, globalId } from './helpers.js';
+import { expectData, expectFieldError, globalId, type GraphQLBody } from './helpers.js';
 
 // node/nodes for every node type, compared with the direct fields.
 
@@ -119,6 +119,72 @@ describe('GraphQL: node and nodes', () => {
       null,
       { __typename: 'EventSubscription', id: ids[7] },
     ]);
+  });
+
+  /** A response with the record's number taken out of its error messages, so answers about two ids compare. */
+  const withoutId = (body: GraphQLBody, id: number): GraphQLBody => {
+    const number = new RegExp(`\\b${id}\\b`, 'g');
+    return { ...body, errors: body.errors?.map((e) => ({ ...e, message: e.message.replace(number, '<id>') })) };
+  };
+
+  // Each type with a key that may not read it, an existing record and a number no record has.
+  const wrongKey = [
+    { type: 'License', key: 'timesheet', existing: () => 50001, missing: 999999 },
+    { type: 'Staff', key: 'timesheet', existing: () => 1001, missing: 999998 },
+    { type: 'Subscriber', key: 'timesheet', existing: () => 301, missing: 999997 },
+    { type: 'EventSubscription', key: 'timesheet', existing: () => subscriptionId, missing: 999996 },
+    { type: 'Timesheet', key: 'developer', existing: () => 9001, missing: 999995 },
+  ] as const;
+
+  it.each(wrongKey)('$type with a $key key: an existing record answers exactly like a missing one', async (c) => {
+    const ask = (id: number) =>
+      t.graphql(tokenFor(c.key), `query ($id: ID!) { node(id: $id) { __typename id ... on ${c.type} { __typename } } }`, {
+        id: globalId(c.type, id),
+      });
+    const existing = await ask(c.existing());
+    const missing = await ask(c.missing);
+    expectFieldError(existing, 'NOT_FOUND', ['node']);
+    expect(existing.body.data).toEqual({ node: null });
+    expect(existing.body.errors).toHaveLength(1);
+    expect(withoutId(existing.body, c.existing())).toEqual(withoutId(missing.body, c.missing));
+  });
+
+  it.each(wrongKey)('$type with a $key key: nodes answers an existing record exactly like a missing one', async (c) => {
+    const res = await t.graphql(tokenFor(c.key), 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', {
+      ids: [globalId(c.type, c.existing()), globalId(c.type, c.missing)],
+    });
+    expect(res.body.data).toEqual({ nodes: [null, null] });
+    const [existing, missing] = res.body.errors;
+    expect(existing.path).toEqual(['nodes', 0]);
+    expect(missing.path).toEqual(['nodes', 1]);
+    expect(withoutId({ errors: [{ ...existing, path: [] }] }, c.existing())).toEqual(
+      withoutId({ errors: [{ ...missing, path: [] }] }, c.missing),
+    );
+    expect(existing.extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('nodes with malformed ids: each is null with its own error, the others resolve', async () => {
+    const ids = [
+      globalId('License', 50001),
+      'not-a-global-id',
+      Buffer.from('Company:1').toString('base64'),
+      Buffer.from('License:abc').toString('base64'),
+      '',
+      globalId('Staff', 1001),
+    ];
+    const res = await t.graphql(developer, 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids });
+    expect(res.status).toBe(200);
+    expect(res.body.data.nodes).toEqual([
+      { __typename: 'License', id: ids[0] },
+      null,
+      null,
+      null,
+      null,
+      { __typename: 'Staff', id: ids[5] },
+    ]);
+    expect(res.body.errors.map((e: any) => [e.path, e.extensions?.code])).toEqual(
+      [1, 2, 3, 4].map((index) => [['nodes', index], 'BAD_USER_INPUT']),
+    );
   });
 
   it('nodes of many timesheets with a restricted key returns exactly those in scope', async () => {

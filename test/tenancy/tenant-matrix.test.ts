@@ -97,12 +97,21 @@ function graphqlOutcome(body: GraphQLBody, path: string[], check: (value: any) =
 }
 
 /**
- * `node` agrees with the direct field, except that with the wrong KeyType a record of another
- * company may be reported as NOT_FOUND rather than FORBIDDEN: either way it stays null.
+ * `node` agrees with the direct field, except for a record the key's type may not read at all:
+ * the direct field says FORBIDDEN (it names the type, so that tells nothing about the record),
+ * while `node` answers exactly as for an id no record has, so it cannot confirm existence.
  */
 function expectNodeOutcome(actual: Outcome, expected: Outcome): void {
-  if (expected === 'FORBIDDEN') expect(['FORBIDDEN', 'NOT_FOUND'], 'GraphQL node').toContain(actual);
-  else expect(actual, 'GraphQL node').toBe(expected);
+  expect(actual, 'GraphQL node').toBe(expected === 'FORBIDDEN' ? 'NOT_FOUND' : expected);
+}
+
+/** Ids that name no record of any type in the seed. */
+const MISSING_ID = 888888;
+
+/** A response with the record's number taken out of its error messages, so answers about two ids compare. */
+function withoutId(body: GraphQLBody, id: number): GraphQLBody {
+  const number = new RegExp(`\\b${id}\\b`, 'g');
+  return { ...body, errors: body.errors?.map((e) => ({ ...e, message: e.message.replace(number, '<id>') })) };
 }
 
 function restOutcome(res: { status: number; headers: Headers; body: unknown }): Outcome {
@@ -146,6 +155,38 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
   });
   afterAll(() => t.close());
 
+  /**
+   * `node(id)` for one record, with __typename selected (what a probe would ask). When the
+   * record is not visible, the answer must equal the answer for an id that names no record.
+   */
+  async function nodeOutcome(
+    token: string,
+    type: Parameters<typeof globalId>[0],
+    id: number,
+    fields: string,
+    check: (value: any) => void,
+  ): Promise<Outcome> {
+    const query = `query ($id: ID!) { node(id: $id) { __typename ... on ${type} { ${fields} } } }`;
+    const res = await t.graphql(token, query, { id: globalId(type, id) });
+    const outcome = graphqlOutcome(res.body, ['node'], check);
+    if (outcome !== 'visible') {
+      const missing = await t.graphql(token, query, { id: globalId(type, MISSING_ID) });
+      expect(withoutId(res.body, id), 'node answers as for a missing record').toEqual(withoutId(missing.body, MISSING_ID));
+    }
+    return outcome;
+  }
+
+  /** `nodes` over records of one type: exactly the visible ones, the others null with NOT_FOUND in place. */
+  async function expectNodes(token: string, type: Parameters<typeof globalId>[0], ids: number[], visible: (id: number) => boolean) {
+    const res = await t.graphql(token, 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', {
+      ids: ids.map((id) => globalId(type, id)),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.nodes).toEqual(ids.map((id) => (visible(id) ? { __typename: type, id: globalId(type, id) } : null)));
+    const failed = (res.body.errors ?? []).map((e: { path: unknown[]; extensions?: { code?: string } }) => [e.path, e.extensions?.code]);
+    expect(failed).toEqual(ids.flatMap((id, index) => (visible(id) ? [] : [[['nodes', index], 'NOT_FOUND']])));
+  }
+
   describe('timesheets', () => {
     const pairs = keyNames.flatMap((key) =>
       TIMESHEETS.map((timesheetId) => ({ key, timesheetId, expected: timesheetOutcome(key, timesheetId) })),
@@ -158,33 +199,16 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
       const rest = await t.request('GET', `/api/external/timesheets/${timesheetId}`, { token });
       if (rest.status === 200) check((rest.body as any).data);
       const direct = await t.graphql(token, `{ timesheet(timesheetId: ${timesheetId}) { timesheetId siteApiId } }`);
-      const node = await t.graphql(token, `query ($id: ID!) { node(id: $id) { ... on Timesheet { timesheetId } } }`, {
-        id: globalId('Timesheet', timesheetId),
-      });
+      const node = await nodeOutcome(token, 'Timesheet', timesheetId, 'timesheetId', check);
 
       expect(restOutcome(rest), 'REST').toBe(expected);
       expect(graphqlOutcome(direct.body, ['timesheet'], check), 'GraphQL timesheet').toBe(expected);
-      expectNodeOutcome(graphqlOutcome(node.body, ['node'], check), expected);
+      expectNodeOutcome(node, expected);
     });
 
-    it.each(keyNames.filter((key) => KEYS[key].type === 'timesheet'))(
-      '%s → nodes over all timesheets returns exactly the visible ones, in place',
-      async (key) => {
-        const res = await t.graphql(tokens[key], 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Timesheet { timesheetId } } }', {
-          ids: TIMESHEETS.map((id) => globalId('Timesheet', id)),
-        });
-        expect(res.status).toBe(200);
-        const seen = TIMESHEETS_SEEN[key]!;
-        expect(res.body.data.nodes).toEqual(TIMESHEETS.map((id) => (seen.includes(id) ? { timesheetId: id } : null)));
-        const failed = (res.body.errors ?? []).map((e: { path: unknown[]; extensions?: { code?: string } }) => [
-          e.path,
-          e.extensions?.code,
-        ]);
-        expect(failed).toEqual(
-          TIMESHEETS.flatMap((id, index) => (seen.includes(id) ? [] : [[['nodes', index], 'NOT_FOUND']])),
-        );
-      },
-    );
+    it.each(keyNames)('%s → nodes over all timesheets returns exactly the visible ones, in place', async (key) => {
+      await expectNodes(tokens[key], 'Timesheet', TIMESHEETS, (id) => timesheetOutcome(key, id) === 'visible');
+    });
   });
 
   describe('staff and their licenses', () => {
@@ -206,13 +230,11 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
       }
       const check = (value: any) => expect(value.employeeId).toBe(employeeId);
       const direct = await t.graphql(token, `{ staff(employeeId: ${employeeId}) { employeeId } }`);
-      const node = await t.graphql(token, 'query ($id: ID!) { node(id: $id) { ... on Staff { employeeId } } }', {
-        id: globalId('Staff', employeeId),
-      });
+      const node = await nodeOutcome(token, 'Staff', employeeId, 'employeeId', check);
 
       expect(restOutcome(rest), 'REST').toBe(expected);
       expect(graphqlOutcome(direct.body, ['staff'], check), 'GraphQL staff').toBe(expected);
-      expectNodeOutcome(graphqlOutcome(node.body, ['node'], check), expected);
+      expectNodeOutcome(node, expected);
     });
 
     const licensePairs = keyNames.flatMap((key) =>
@@ -233,16 +255,20 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
         token,
         `{ staff(employeeId: ${employeeId}) { licenses(licenseNumber: "${licenseNumber}") { edges { node { securityLicenseId } } } } }`,
       );
-      const node = await t.graphql(token, 'query ($id: ID!) { node(id: $id) { ... on License { securityLicenseId } } }', {
-        id: globalId('License', licenseId),
-      });
+      const node = await nodeOutcome(token, 'License', licenseId, 'securityLicenseId', check);
 
       expect(restOutcome(rest), 'REST').toBe(expected);
       expect(
         graphqlOutcome(direct.body, ['staff'], (staff) => expect(staff.licenses.edges.map((e: any) => e.node.securityLicenseId)).toEqual([licenseId])),
         'GraphQL staff.licenses',
       ).toBe(expected);
-      expectNodeOutcome(graphqlOutcome(node.body, ['node'], check), expected);
+      expectNodeOutcome(node, expected);
+    });
+
+    it.each(keyNames)('%s → nodes over all staff and licenses returns exactly the visible ones, in place', async (key) => {
+      const visible = (companyId: number) => developerOutcome(key, companyId) === 'visible';
+      await expectNodes(tokens[key], 'Staff', [1001, 1002, 2001], (id) => visible(COMPANY_OF.staff[id as 1001]));
+      await expectNodes(tokens[key], 'License', [50001, 60001, 70001], (id) => visible(COMPANY_OF.license[id as 50001]));
     });
 
     it('a key never sees another company’s licenses in its own staff member’s list', async () => {
@@ -272,12 +298,10 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
       const check = (value: any) => expect(value.subscriberId).toBe(subscriberId);
       const rest = await t.request('GET', `/api/webhook/subscribers/${subscriberId}/subscriptions`, { token });
       const direct = await t.graphql(token, `{ subscriber(subscriberId: ${subscriberId}) { subscriberId } }`);
-      const node = await t.graphql(token, 'query ($id: ID!) { node(id: $id) { ... on Subscriber { subscriberId } } }', {
-        id: globalId('Subscriber', subscriberId),
-      });
+      const node = await nodeOutcome(token, 'Subscriber', subscriberId, 'subscriberId', check);
       expect(restOutcome(rest), 'REST').toBe(expected);
       expect(graphqlOutcome(direct.body, ['subscriber'], check), 'GraphQL subscriber').toBe(expected);
-      expectNodeOutcome(graphqlOutcome(node.body, ['node'], check), expected);
+      expectNodeOutcome(node, expected);
     });
 
     const subscriptionPairs = keyNames.flatMap((key) =>
@@ -290,15 +314,21 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
       const rest = await t.request('GET', `/api/webhook/subscribers/${owner}/subscriptions`, { token });
       if (rest.status === 200) expect((rest.body as any).data.map((s: { id: number }) => s.id)).toEqual([id]);
       const direct = await t.graphql(token, `{ subscriber(subscriberId: ${owner}) { subscriptions { edges { node { subscriptionId } } } } }`);
-      const node = await t.graphql(token, 'query ($id: ID!) { node(id: $id) { ... on EventSubscription { subscriptionId } } }', {
-        id: globalId('EventSubscription', id),
-      });
+      const node = await nodeOutcome(token, 'EventSubscription', id, 'subscriptionId', (s) => expect(s.subscriptionId).toBe(id));
       expect(restOutcome(rest), 'REST').toBe(expected);
       expect(
         graphqlOutcome(direct.body, ['subscriber'], (s) => expect(s.subscriptions.edges).toEqual([{ node: { subscriptionId: id } }])),
         'GraphQL subscriber.subscriptions',
       ).toBe(expected);
-      expectNodeOutcome(graphqlOutcome(node.body, ['node'], (s) => expect(s.subscriptionId).toBe(id)), expected);
+      expectNodeOutcome(node, expected);
+    });
+
+    it.each(keyNames)('%s → nodes over all subscribers and subscriptions returns exactly the visible ones, in place', async (key) => {
+      const visible = (companyId: number) => developerOutcome(key, companyId) === 'visible';
+      await expectNodes(tokens[key], 'Subscriber', [301, 302, 401], (id) => visible(COMPANY_OF.subscriber[id as 301]));
+      await expectNodes(tokens[key], 'EventSubscription', [subscriptionOf[301]!, subscriptionOf[401]!], (id) =>
+        visible(id === subscriptionOf[301] ? 1 : 2),
+      );
     });
 
     it('nodes mixing own and foreign subscribers and subscriptions returns only the own ones', async () => {

@@ -1,6 +1,37 @@
+import type { KeyType, Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/knex.js';
+import { notFound } from '../../errors.js';
+import type { GraphQLContext } from '../context.js';
+
 /**
  * Which KeyType may read which records (contract part 5). Types carry these so `node`
  * lookups are guarded; root fields carry them too so the check runs before any load.
  */
 export const DEVELOPER_ONLY = { developer: true } as const;
 export const TIMESHEET_ONLY = { timesheet: true } as const;
+
+type Scope = typeof DEVELOPER_ONLY | typeof TIMESHEET_ONLY;
+
+function mayRead(principal: Principal, scope: Scope): boolean {
+  return (scope as Partial<Record<KeyType, true>>)[principal.keyType] === true;
+}
+
+/**
+ * The `load` of a node type: records in the key's scope, and for every other id the same
+ * NOT_FOUND a missing record gets. A key whose type may not read this type at all gets that
+ * answer for every id without a query, so `node(id:)` cannot tell an existing record of a
+ * forbidden type from an absent one (the direct root fields say FORBIDDEN, which names only
+ * the type). `load` aligns results with ids itself; there is no Pothos `sort`, which rejects
+ * the whole batch when one result is an error.
+ */
+export function scopedNodeLoad<T>(
+  label: string,
+  scope: Scope,
+  fetch: (db: Db, principal: Principal, ids: readonly number[]) => Promise<(T | null)[]>,
+): (ids: number[], context: GraphQLContext) => Promise<(T | Error)[]> {
+  return async (ids, context) => {
+    const { principal } = context;
+    const rows = mayRead(principal, scope) ? await fetch(context.services.db, principal, ids) : ids.map(() => null);
+    return rows.map((row, i) => row ?? notFound(`${label} ${ids[i]} not found`));
+  };
+}

@@ -1,7 +1,6 @@
-import { notFound } from '../../errors.js';
 import { loadLicenses, type LicenseRecord } from '../../repositories/licenses.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY } from './access.js';
+import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 
 const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSecurityLicenseInfo').implement({
   description: 'The license as the employee record sees it (contract 2.2).',
@@ -17,12 +16,7 @@ export const License = builder.loadableNode('License', {
   description: 'A security license on file for one employee (contract 2.2).',
   authScopes: DEVELOPER_ONLY,
   id: { resolve: (license: LicenseRecord) => license.securityLicenseId, parse: (id: string) => Number(id) },
-  // `load` aligns results with ids itself, with an error for each id out of scope. No `sort`
-  // option: Pothos' sort rejects the whole batch when one result is an error.
-  load: async (ids: number[], context) =>
-    (await loadLicenses(context.services.db, context.principal, ids)).map(
-      (license, i) => license ?? notFound(`License ${ids[i]} not found`),
-    ),
+  load: scopedNodeLoad('License', DEVELOPER_ONLY, loadLicenses),
   fields: (t) => ({
     securityLicenseId: t.exposeInt('securityLicenseId'),
     employeeId: t.exposeInt('employeeId'),

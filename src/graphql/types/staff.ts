@@ -1,9 +1,8 @@
-import { notFound } from '../../errors.js';
 import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
 import { licensePage } from '../../repositories/licenses.js';
 import { loadStaff, type StaffRecord } from '../../repositories/staff.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY } from './access.js';
+import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { License } from './license.js';
 
 export const DEFAULT_LICENSE_PAGE_SIZE = 20;
@@ -12,12 +11,7 @@ export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
   authScopes: DEVELOPER_ONLY,
   id: { resolve: (staff: StaffRecord) => staff.employeeId, parse: (id: string) => Number(id) },
-  // `load` aligns results with ids itself, with an error for each id out of scope. No `sort`
-  // option: Pothos' sort rejects the whole batch when one result is an error.
-  load: async (ids: number[], context) =>
-    (await loadStaff(context.services.db, context.principal, ids)).map(
-      (staff, i) => staff ?? notFound(`Staff ${ids[i]} not found`),
-    ),
+  load: scopedNodeLoad('Staff', DEVELOPER_ONLY, loadStaff),
   fields: (t) => ({
     employeeId: t.exposeInt('employeeId'),
     staffId: t.exposeString('staffId', { nullable: true }),

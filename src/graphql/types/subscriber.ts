@@ -1,9 +1,8 @@
-import { notFound } from '../../errors.js';
 import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
 import { subscriptionsOf } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY } from './access.js';
+import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
 export const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
@@ -19,12 +18,7 @@ export const Subscriber = builder.loadableNode('Subscriber', {
   description: 'A webhook subscriber of the calling key’s company.',
   authScopes: DEVELOPER_ONLY,
   id: { resolve: (s: SubscriberRecord) => s.subscriberId, parse: (id: string) => Number(id) },
-  // `load` aligns results with ids itself, with an error for each id out of scope. No `sort`
-  // option: Pothos' sort rejects the whole batch when one result is an error.
-  load: async (ids: number[], context) =>
-    (await loadSubscribers(context.services.db, context.principal, ids)).map(
-      (subscriber, i) => subscriber ?? notFound(`Subscriber ${ids[i]} not found`),
-    ),
+  load: scopedNodeLoad('Subscriber', DEVELOPER_ONLY, loadSubscribers),
   fields: (t) => ({
     subscriberId: t.exposeInt('subscriberId'),
     name: t.exposeString('name'),

@@ -1,19 +1,13 @@
-import { notFound } from '../../errors.js';
 import { loadTimesheets, type TimesheetRecord } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
-import { TIMESHEET_ONLY } from './access.js';
+import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
 
 export const Timesheet = builder.loadableNode('Timesheet', {
   description:
     'One timesheet entry (contract 2.3). Visible only when its company, customer and site are within the calling key.',
   authScopes: TIMESHEET_ONLY,
   id: { resolve: (timesheet: TimesheetRecord) => timesheet.timesheetId, parse: (id: string) => Number(id) },
-  // `load` aligns results with ids itself, with an error for each id out of scope. No `sort`
-  // option: Pothos' sort rejects the whole batch when one result is an error.
-  load: async (ids: number[], context) =>
-    (await loadTimesheets(context.services.db, context.principal, ids)).map(
-      (timesheet, i) => timesheet ?? notFound(`Timesheet ${ids[i]} not found`),
-    ),
+  load: scopedNodeLoad('Timesheet', TIMESHEET_ONLY, loadTimesheets),
   fields: (t) => {
     const text = (name: keyof TimesheetRecord & string) => t.exposeString(name as 'status', { nullable: true });
     const time = (name: keyof TimesheetRecord & string) =>
