@@ -6,6 +6,7 @@ import './types/staff.js';
 import './types/timesheet.js';
 import './types/event-subscription.js';
 import './types/subscriber.js';
+import './types/nodes.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';
 import './types/webhook-event.js';
