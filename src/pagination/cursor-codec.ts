@@ -3,8 +3,13 @@ import { badCursor } from '../errors.js';
 
 /**
  * What a cursor remembers: which list it belongs to (kind + owner), the filter and page size
- * it was issued with, and the last key seen. A cursor is signed, so a tampered or foreign
- * cursor is refused instead of silently paging somewhere else.
+ * it was issued with, and a key. A cursor is signed, so a tampered or foreign cursor is
+ * refused instead of silently paging somewhere else.
+ *
+ * An edge's cursor names its record: `after` it means the records past that one, `before` it
+ * the records ahead of it. A cursor with a `side` names one fixed place instead, just after or
+ * just before the key, whichever way it is used: an empty page has no record to name, only
+ * the place it stands.
  */
 export interface CursorPayload {
   kind: string;
@@ -12,7 +17,10 @@ export interface CursorPayload {
   filter: string | null;
   size: number;
   key: number;
+  side?: 'after' | 'before';
 }
+
+const SIDE_CODES = { after: 'a', before: 'b' } as const;
 
 const SIGNATURE_BYTES = 12;
 
@@ -24,9 +32,9 @@ export class CursorCodec {
   }
 
   encode(payload: CursorPayload): string {
-    const body = Buffer.from(
-      JSON.stringify([payload.kind, payload.owner, payload.filter, payload.size, payload.key]),
-    ).toString('base64url');
+    const fields: unknown[] = [payload.kind, payload.owner, payload.filter, payload.size, payload.key];
+    if (payload.side) fields.push(SIDE_CODES[payload.side]);
+    const body = Buffer.from(JSON.stringify(fields)).toString('base64url');
     return `${body}.${this.sign(body).toString('base64url')}`;
   }
 
@@ -45,12 +53,18 @@ export class CursorCodec {
     } catch {
       throw invalid();
     }
-    if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-    const [k, o, f, s, key] = parsed as unknown[];
+    if (!Array.isArray(parsed) || (parsed.length !== 5 && parsed.length !== 6)) throw invalid();
+    const [k, o, f, s, key, sideCode] = parsed as unknown[];
     if (k !== kind || o !== owner) throw invalid();
     if (f !== null && typeof f !== 'string') throw invalid();
     if (!Number.isInteger(s) || !Number.isSafeInteger(key)) throw invalid();
-    return { kind, owner, filter: f, size: s as number, key: key as number };
+    const payload: CursorPayload = { kind, owner, filter: f, size: s as number, key: key as number };
+    if (parsed.length === 6) {
+      if (sideCode === SIDE_CODES.after) payload.side = 'after';
+      else if (sideCode === SIDE_CODES.before) payload.side = 'before';
+      else throw invalid();
+    }
+    return payload;
   }
 
   private sign(body: string): Buffer {

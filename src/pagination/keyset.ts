@@ -11,12 +11,18 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
+/** A place in a list between two records: just after, or just before, the record with `key`. */
+export interface Gap {
+  key: number;
+  side: 'after' | 'before';
+}
+
 /** One keyset page request, as the repositories take it. */
 export interface KeysetPage {
-  /** Forward pages read keys greater than `afterKey`; backward pages keys less than `beforeKey`. */
+  /** Forward pages read the records past `from`, backward pages the records ahead of it. */
   direction: 'forward' | 'backward';
-  afterKey: number | null;
-  beforeKey: number | null;
+  /** Null: from the start (forward) or the end (backward) of the list. */
+  from: Gap | null;
   /** Rows to return; repositories fetch one more to learn whether another page exists. */
   size: number;
   filter: string | null;
@@ -50,23 +56,17 @@ export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, cod
   if (args.after && args.before) throw badInput('Give either after or before, not both');
   const cursorText = args.after ?? args.before ?? null;
   const backward = Boolean(args.before) || (last !== undefined && !args.after);
+  const direction = backward ? 'backward' : 'forward';
   if (!cursorText) {
-    return {
-      direction: backward ? 'backward' : 'forward',
-      afterKey: null,
-      beforeKey: null,
-      size: first ?? last ?? list.defaultSize,
-      filter: list.filter ?? null,
-    };
+    return { direction, from: null, size: first ?? last ?? list.defaultSize, filter: list.filter ?? null };
   }
   const cursor = codec.decode(cursorText, list.kind, list.owner);
   if (list.filter !== undefined && list.filter !== cursor.filter) {
     throw badInput('The page cursor was issued for a different filter');
   }
   return {
-    direction: backward ? 'backward' : 'forward',
-    afterKey: backward ? null : cursor.key,
-    beforeKey: backward ? cursor.key : null,
+    direction,
+    from: { key: cursor.key, side: cursor.side ?? (args.after ? 'after' : 'before') },
     size: first ?? last ?? cursor.size,
     filter: cursor.filter,
   };
@@ -99,7 +99,11 @@ class Edge<T> {
 
 /**
  * Builds the connection from rows fetched in the page's direction (size + 1 of them at most).
- * A page reached through a cursor has a page on the side it came from.
+ * A page reached through a cursor has a page on the side it came from. An empty page reached
+ * through a cursor (its records were deleted, or no longer match the filter) has no edge to
+ * take a cursor from: its start and end cursors are both the place it stands, so the way back
+ * (or forward) still leads to the records on the far side of the cursor; `farSide` says
+ * whether any are there.
  */
 export function buildConnection<T>(
   rows: T[],
@@ -107,35 +111,68 @@ export function buildConnection<T>(
   list: Pick<ListIdentity, 'kind' | 'owner'>,
   keyOf: (row: T) => number,
   codec: CursorCodec,
+  farSide = false,
 ): Connection<T> {
   const more = rows.length > page.size;
   const pageRows = more ? rows.slice(0, page.size) : rows;
   if (page.direction === 'backward') pageRows.reverse();
-  const encode = (node: T) =>
-    codec.encode({ kind: list.kind, owner: list.owner, filter: page.filter, size: page.size, key: keyOf(node) });
-  const edges = pageRows.map((node) => new Edge(node, encode));
+  const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
+  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
   const forward = page.direction === 'forward';
+  const cameFrom = edges.length > 0 ? page.from !== null : farSide;
+  const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
   return {
     edges,
     pageInfo: {
-      hasNextPage: forward ? more : page.beforeKey !== null,
-      hasPreviousPage: forward ? page.afterKey !== null : more,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      hasNextPage: forward ? more : cameFrom,
+      hasPreviousPage: forward ? cameFrom : more,
+      startCursor: edges[0]?.cursor ?? place,
+      endCursor: edges[edges.length - 1]?.cursor ?? place,
     },
   };
 }
 
 /**
- * Adds a keyset page's conditions to a query over `column`: the key bounds, the order and
- * one row more than the page (to learn whether another page exists). A list shown newest
- * first ('desc') walks forward towards smaller keys.
+ * One page of any keyset-paged list as a Relay connection: reads the arguments, fetches the
+ * page, and for an empty page reached through a cursor asks once more (for a single row)
+ * whether records remain on the far side, so an emptied list does not offer a way back to
+ * nothing. `fetch` is the list's repository query, built with applyKeysetPage.
+ */
+export async function keysetConnection<T>(options: {
+  args: ConnectionArgs;
+  list: ListIdentity;
+  codec: CursorCodec;
+  fetch: (page: KeysetPage) => Promise<T[]>;
+  keyOf: (row: NoInfer<T>) => number;
+}): Promise<Connection<T>> {
+  const { args, list, codec, keyOf, fetch } = options;
+  const page = readConnectionArgs(args, list, codec);
+  const rows = await fetch(page);
+  let farSide = false;
+  if (rows.length === 0 && page.from !== null) {
+    // A page of no rows still fetches one, which is all the question needs.
+    const back = await fetch({ ...page, direction: page.direction === 'forward' ? 'backward' : 'forward', size: 0 });
+    farSide = back.length > 0;
+  }
+  return buildConnection(rows, page, list, keyOf, codec, farSide);
+}
+
+/**
+ * Adds a keyset page's conditions to a query over `column`: the bound at the page's starting
+ * place, the order and one row more than the page (to learn whether another page exists). A
+ * list shown newest first ('desc') walks forward towards smaller keys.
  */
 export function applyKeysetPage<Q extends Knex.QueryBuilder>(query: Q, column: string, page: KeysetPage, order: 'asc' | 'desc' = 'asc'): Q {
   const ascending = order === 'asc';
-  if (page.afterKey !== null) query.where(column, ascending ? '>' : '<', page.afterKey);
-  if (page.beforeKey !== null) query.where(column, ascending ? '<' : '>', page.beforeKey);
   const forward = page.direction === 'forward';
+  if (page.from !== null) {
+    const { key, side } = page.from;
+    const past = ascending ? '>' : '<';
+    const ahead = ascending ? '<' : '>';
+    // The record at the key itself is on the page only when the place is on its far side.
+    if (forward) query.where(column, side === 'after' ? past : `${past}=`, key);
+    else query.where(column, side === 'before' ? ahead : `${ahead}=`, key);
+  }
   query.orderBy(column, forward === ascending ? 'asc' : 'desc').limit(page.size + 1);
   return query;
 }

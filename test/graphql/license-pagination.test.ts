@@ -32,9 +32,15 @@ describe('GraphQL: Staff.licenses Relay pagination', () => {
   async function page(variables: Record<string, unknown>, employeeId = 1001): Promise<Page> {
     const data = expectData(await t.graphql(token, PAGE, { employeeId, ...variables }));
     const connection = data.staff.licenses as Page;
-    // startCursor/endCursor are always the cursors of the first and last edge.
-    expect(connection.pageInfo.startCursor).toBe(connection.edges[0]?.cursor ?? null);
-    expect(connection.pageInfo.endCursor).toBe(connection.edges.at(-1)?.cursor ?? null);
+    // startCursor/endCursor are the cursors of the first and last edge; an empty page reached
+    // through a cursor has both (its place in the list), an empty first page has neither.
+    if (connection.edges.length > 0) {
+      expect(connection.pageInfo.startCursor).toBe(connection.edges[0]!.cursor);
+      expect(connection.pageInfo.endCursor).toBe(connection.edges.at(-1)!.cursor);
+    } else {
+      expect(connection.pageInfo.startCursor).toBe(connection.pageInfo.endCursor);
+      if (variables.after == null && variables.before == null) expect(connection.pageInfo.startCursor).toBeNull();
+    }
     return connection;
   }
 
@@ -174,6 +180,72 @@ describe('GraphQL: Staff.licenses Relay pagination', () => {
       const two = await page({ first: 2, after: one.pageInfo.endCursor, licenseNumber: 'VIC-SHARED' }, 1002);
       expect(ids(two)).toEqual([60004]);
       expect(two.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    });
+  });
+
+  describe('a page whose records moved away after its cursor was issued', () => {
+    /** Licenses of staff 1002 numbered `number`, ids from..from+count-1; returns the ids. */
+    async function insertLicenses(from: number, count: number, number: string): Promise<number[]> {
+      const ids = Array.from({ length: count }, (_, i) => from + i);
+      await t.app.db('licenses').insert(
+        ids.map((id) => ({ security_license_id: id, employee_id: 1002, state: 'VIC', license_number: number, status: 'Active' })),
+      );
+      return ids;
+    }
+
+    const licensesOf1002 = (variables: Record<string, unknown>) => page(variables, 1002);
+
+    it('deleted: the empty page after the cursor still leads back to the records before it', async () => {
+      const all = await insertLicenses(61001, 6, 'GONE');
+      const one = await licensesOf1002({ first: 3, licenseNumber: 'GONE' });
+      expect(ids(one)).toEqual(all.slice(0, 3));
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(3)).delete();
+
+      const two = await licensesOf1002({ first: 3, after: one.pageInfo.endCursor });
+      expect(two.edges).toEqual([]);
+      expect(two.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false, startCursor: expect.any(String) });
+
+      const back = await licensesOf1002({ last: 3, before: two.pageInfo.startCursor });
+      expect(ids(back)).toEqual(all.slice(0, 3));
+      expect(back.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
+    });
+
+    it('no longer matching the filter: the way back is the same', async () => {
+      const all = await insertLicenses(61011, 6, 'MOVING');
+      const one = await licensesOf1002({ first: 3, licenseNumber: 'MOVING' });
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(3)).update({ license_number: 'MOVED' });
+
+      const two = await licensesOf1002({ first: 3, after: one.pageInfo.endCursor });
+      expect(two.edges).toEqual([]);
+      expect(two.pageInfo.hasPreviousPage).toBe(true);
+      expect(ids(await licensesOf1002({ last: 3, before: two.pageInfo.startCursor }))).toEqual(all.slice(0, 3));
+      // Going forward again from the empty page finds what arrives after the cursor later.
+      await t.app.db('licenses').where('security_license_id', all[4]!).update({ license_number: 'MOVING' });
+      expect(ids(await licensesOf1002({ first: 3, after: two.pageInfo.endCursor }))).toEqual([all[4]]);
+    });
+
+    it('walking backwards: the empty page before the cursor still leads forward to the records after it', async () => {
+      const all = await insertLicenses(61021, 6, 'BACK');
+      const last = await licensesOf1002({ last: 3, licenseNumber: 'BACK' });
+      expect(ids(last)).toEqual(all.slice(3));
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(0, 3)).delete();
+
+      const before = await licensesOf1002({ last: 3, before: last.pageInfo.startCursor });
+      expect(before.edges).toEqual([]);
+      expect(before.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true, endCursor: expect.any(String) });
+
+      const forward = await licensesOf1002({ first: 3, after: before.pageInfo.endCursor });
+      expect(ids(forward)).toEqual(all.slice(3));
+      expect(forward.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
+    });
+
+    it('everything gone: the empty page offers no way anywhere', async () => {
+      const all = await insertLicenses(61031, 4, 'ALLGONE');
+      const one = await licensesOf1002({ first: 2, licenseNumber: 'ALLGONE' });
+      await t.app.db('licenses').whereIn('security_license_id', all).delete();
+      const two = await licensesOf1002({ first: 2, after: one.pageInfo.endCursor });
+      expect(two.edges).toEqual([]);
+      expect(two.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: false });
     });
   });
 

@@ -181,6 +181,72 @@ describe('GET /api/external/staffs/{id}/licenses', () => {
     }
   });
 
+  describe('a page whose records moved away after its cursor was issued', () => {
+    const STAFF_1002 = '/api/external/staffs/1002/licenses';
+
+    /** Licenses of staff 1002 numbered `number`, ids from..from+count-1; returns the ids. */
+    async function insertLicenses(from: number, count: number, number: string): Promise<number[]> {
+      const all = Array.from({ length: count }, (_, i) => from + i);
+      await t.app.db('licenses').insert(
+        all.map((id) => ({ security_license_id: id, employee_id: 1002, state: 'VIC', license_number: number, status: 'Active' })),
+      );
+      return all;
+    }
+
+    it('deleted: the empty page still has the prevPageParameter back to the records before the cursor', async () => {
+      const all = await insertLicenses(62001, 6, 'REST-GONE');
+      const one = expectEnvelope(await get(`${STAFF_1002}?licenseNumber=REST-GONE&pageSize=3`), 200);
+      expect(ids(one)).toEqual(all.slice(0, 3));
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(3)).delete();
+
+      const two = expectEnvelope(await get(`${STAFF_1002}?${one.nextPageParameter}`), 200);
+      expect(two.data).toEqual([]);
+      expect(two.count).toBe(0);
+      expect(two).not.toHaveProperty('nextPageParameter');
+      expect(two.prevPageParameter).toMatch(/^before=/);
+      const back = expectEnvelope(await get(`${STAFF_1002}?${two.prevPageParameter}`), 200);
+      expect(ids(back)).toEqual(all.slice(0, 3));
+      expect(back).not.toHaveProperty('prevPageParameter');
+      // Sent as the GET body, the way the contract allows, it leads to the same page.
+      expect(ids(expectEnvelope(await rawRequest(t, 'GET', STAFF_1002, { token, body: two.prevPageParameter! }), 200))).toEqual(
+        all.slice(0, 3),
+      );
+    });
+
+    it('no longer matching the filter: the same way back', async () => {
+      const all = await insertLicenses(62011, 4, 'REST-MOVING');
+      const one = expectEnvelope(await get(`${STAFF_1002}?licenseNumber=REST-MOVING&pageSize=2`), 200);
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(2)).update({ license_number: 'REST-MOVED' });
+      const two = expectEnvelope(await get(`${STAFF_1002}?${one.nextPageParameter}`), 200);
+      expect(two.data).toEqual([]);
+      expect(ids(expectEnvelope(await get(`${STAFF_1002}?${two.prevPageParameter}`), 200))).toEqual(all.slice(0, 2));
+    });
+
+    it('walking backwards: the empty page has the nextPageParameter forward to the records after the cursor', async () => {
+      const all = await insertLicenses(62021, 6, 'REST-BACK');
+      const first = expectEnvelope(await get(`${STAFF_1002}?licenseNumber=REST-BACK&pageSize=3`), 200);
+      const second = expectEnvelope(await get(`${STAFF_1002}?${first.nextPageParameter}`), 200);
+      expect(ids(second)).toEqual(all.slice(3));
+      await t.app.db('licenses').whereIn('security_license_id', all.slice(0, 3)).delete();
+
+      const empty = expectEnvelope(await get(`${STAFF_1002}?${second.prevPageParameter}`), 200);
+      expect(empty.data).toEqual([]);
+      expect(empty).not.toHaveProperty('prevPageParameter');
+      expect(empty.nextPageParameter).toMatch(/^after=/);
+      expect(ids(expectEnvelope(await get(`${STAFF_1002}?${empty.nextPageParameter}`), 200))).toEqual(all.slice(3));
+    });
+
+    it('everything gone: the empty page has neither parameter', async () => {
+      const all = await insertLicenses(62031, 4, 'REST-ALLGONE');
+      const one = expectEnvelope(await get(`${STAFF_1002}?licenseNumber=REST-ALLGONE&pageSize=2`), 200);
+      await t.app.db('licenses').whereIn('security_license_id', all).delete();
+      const two = expectEnvelope(await get(`${STAFF_1002}?${one.nextPageParameter}`), 200);
+      expect(two.data).toEqual([]);
+      expect(two).not.toHaveProperty('prevPageParameter');
+      expect(two).not.toHaveProperty('nextPageParameter');
+    });
+  });
+
   describe('rejects bad cursors with 400', () => {
     let next: string;
     beforeAll(async () => {

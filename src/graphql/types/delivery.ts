@@ -1,4 +1,4 @@
-import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
+import { keysetConnection } from '../../pagination/keyset.js';
 import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../webhooks/deliveries.js';
 import { builder } from '../builder.js';
 import { EventSubscription } from './event-subscription.js';
@@ -45,7 +45,7 @@ builder.objectField(EventSubscription, 'deliveries', (t) =>
   t.connection({
     type: Delivery,
     description: 'The delivery log, newest first.',
-    resolve: async (subscription, args, context) => {
+    resolve: (subscription, args, context) => {
       const { db, cursors } = context.services;
       const list = {
         kind: 'delivery',
@@ -53,9 +53,13 @@ builder.objectField(EventSubscription, 'deliveries', (t) =>
         filter: undefined,
         defaultSize: DEFAULT_DELIVERY_PAGE_SIZE,
       };
-      const page = readConnectionArgs(args, list, cursors);
-      const rows = await deliveryPage(db, subscription.subscriptionId, page);
-      return buildConnection(rows, page, list, (d) => d.deliveryId, cursors);
+      return keysetConnection({
+        args,
+        list,
+        codec: cursors,
+        fetch: (page) => deliveryPage(db, subscription.subscriptionId, page),
+        keyOf: (d) => d.deliveryId,
+      });
     },
   }),
 );

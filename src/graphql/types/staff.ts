@@ -1,4 +1,4 @@
-import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
+import { keysetConnection } from '../../pagination/keyset.js';
 import { licensePage } from '../../repositories/licenses.js';
 import { loadStaff, type StaffRecord } from '../../repositories/staff.js';
 import { builder } from '../builder.js';
@@ -26,16 +26,20 @@ export const Staff = builder.loadableNode('Staff', {
       description:
         'The employee’s licenses ordered by securityLicenseId. A cursor keeps the filter and page size it was issued with.',
       args: { licenseNumber: t.arg.string({ description: 'Only the license with exactly this number.' }) },
-      resolve: async (staff, args, context) => {
+      resolve: (staff, args, context) => {
         const list = {
           kind: 'license',
           owner: staff.employeeId,
           filter: args.licenseNumber,
           defaultSize: DEFAULT_LICENSE_PAGE_SIZE,
         };
-        const page = readConnectionArgs(args, list, context.services.cursors);
-        const rows = await licensePage(context.services.db, context.principal, staff.employeeId, page);
-        return buildConnection(rows, page, list, (l) => l.securityLicenseId, context.services.cursors);
+        return keysetConnection({
+          args,
+          list,
+          codec: context.services.cursors,
+          fetch: (page) => licensePage(context.services.db, context.principal, staff.employeeId, page),
+          keyOf: (l) => l.securityLicenseId,
+        });
       },
     }),
   }),

@@ -1,6 +1,6 @@
-import { buildConnection, readConnectionArgs } from '../../pagination/keyset.js';
+import { buildConnection, keysetConnection, type KeysetPage } from '../../pagination/keyset.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
-import { subscriptionsOf } from '../../repositories/subscriptions.js';
+import { subscriptionsOf, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { EventSubscription } from './event-subscription.js';
@@ -34,11 +34,12 @@ export const Subscriber = builder.loadableNode('Subscriber', {
       resolve: async (subscriber, args, context) => {
         const { db, cursors } = context.services;
         const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: 20 };
+        const keyOf = (s: SubscriptionRecord) => s.subscriptionId;
+        const fetch = (page: KeysetPage | null) => subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
         const paged = args.first != null || args.last != null || args.after != null || args.before != null;
-        const page = paged ? readConnectionArgs(args, list, cursors) : null;
-        const rows = await subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
-        const wholeList = { direction: 'forward', afterKey: null, beforeKey: null, size: rows.length, filter: null } as const;
-        return buildConnection(rows, page ?? wholeList, list, (s) => s.subscriptionId, cursors);
+        if (paged) return keysetConnection({ args, list, codec: cursors, keyOf, fetch });
+        const rows = await fetch(null);
+        return buildConnection(rows, { direction: 'forward', from: null, size: rows.length, filter: null }, list, keyOf, cursors);
       },
     }),
   }),
