@@ -4,9 +4,10 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
+import { refusalStatuses } from './refusals.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
 
@@ -24,16 +25,14 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
 };
 
 /**
- * Every refusal carries BAD_USER_INPUT so both the GraphQL error and the logs classify it as
- * the caller's fault; in production the message stays generic ("exposeLimits" off) so a
- * probe learns nothing about the configured numbers.
+ * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
+ * complexity limits as validation rules): GRAPHQL_VALIDATION_FAILED and HTTP 400 (refusals.ts).
+ * GraphQL Armor words it as a "Syntax Error", which it is not. In production the message stays
+ * generic ("exposeLimits" off) so a probe learns nothing about the configured numbers.
  */
-function tagged(error: GraphQLError): GraphQLError {
-  (error.extensions as Record<string, unknown>).code ??= 'BAD_USER_INPUT';
-  return error;
+function limitError(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
 }
-
-const onReject = [(_ctx: unknown, error: GraphQLError) => void tagged(error)];
 
 /**
  * GraphQL Armor's limits as yoga plugins. They are validation rules (and a token-counting
@@ -41,13 +40,30 @@ const onReject = [(_ctx: unknown, error: GraphQLError) => void tagged(error)];
  * trusted, checked-in operation documents without parsing or validating them again.
  */
 export function armorPlugins(limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS): Plugin[] {
-  const common = { exposeLimits: limits.exposeLimits, onReject };
+  // Rules report into the validation result instead of throwing out of validate(), so a
+  // refusal travels the same road as every other validation error.
+  const rule = {
+    exposeLimits: limits.exposeLimits,
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))],
+  };
+  // The token count runs inside the parser, so its refusal leaves the parser as a thrown error.
+  const parser = {
+    exposeLimits: limits.exposeLimits,
+    propagateOnRejection: false,
+    onReject: [
+      (_context: ValidationContext | null, error: GraphQLError) => {
+        throw limitError(error);
+      },
+    ],
+  };
   const plugins: Plugin[] = [
-    maxTokensPlugin({ n: limits.maxTokens, ...common }) as Plugin,
-    maxDepthPlugin({ n: limits.maxDepth, ...common }) as Plugin,
-    maxAliasesPlugin({ n: limits.maxAliases, ...common }) as Plugin,
-    maxDirectivesPlugin({ n: limits.maxDirectives, ...common }) as Plugin,
-    costLimitPlugin({ maxCost: limits.maxCost, ...common }) as Plugin,
+    maxTokensPlugin({ n: limits.maxTokens, ...parser }) as Plugin,
+    maxDepthPlugin({ n: limits.maxDepth, ...rule }) as Plugin,
+    maxAliasesPlugin({ n: limits.maxAliases, ...rule }) as Plugin,
+    maxDirectivesPlugin({ n: limits.maxDirectives, ...rule }) as Plugin,
+    costLimitPlugin({ maxCost: limits.maxCost, ...rule }) as Plugin,
+    refusalStatuses({ batchLimit: limits.batchLimit, exposeLimits: limits.exposeLimits }),
   ];
   // "Did you mean …" hints map the schema for a caller who cannot introspect it.
   if (!limits.fieldSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin);

@@ -155,9 +155,77 @@ describe('GraphQL limits', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toHaveLength(2);
     const tooMany = await t.request('POST', '/graphql', { token, body: [one, one, one] });
-    expect(tooMany.status).toBeGreaterThanOrEqual(400);
-    expect(tooMany.status).toBeLessThan(500);
+    expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors.length).toBeGreaterThan(0);
+  });
+
+  /*
+   * One status per kind of refusal, whatever the Accept header: a document refused before
+   * execution (it does not parse, fails validation, or exceeds a GraphQL Armor limit) is HTTP
+   * 400 with no `data`; the code says which (GRAPHQL_PARSE_FAILED, or GRAPHQL_VALIDATION_FAILED
+   * for schema rules and limits alike). docs/security.md keeps the table.
+   */
+  const DEEP = '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { employeeSecurityLicenseInfo { currentStatus } } } } } }';
+  const REFUSED_DOCUMENTS = [
+    ['does not parse', '{ staff(employeeId: ', 'GRAPHQL_PARSE_FAILED'],
+    ['fails validation', '{ staff(employeeId: 1001) { nope } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['is deeper than GRAPHQL_MAX_DEPTH', DEEP, 'GRAPHQL_VALIDATION_FAILED'],
+    ['has more aliases than GRAPHQL_MAX_ALIASES', '{ a: staff(employeeId: 1) { firstName } b: staff(employeeId: 2) { firstName } c: staff(employeeId: 3) { firstName } d: staff(employeeId: 4) { firstName } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['has more directives than GRAPHQL_MAX_DIRECTIVES', '{ __typename @skip(if: false) @skip(if: false) @skip(if: false) @skip(if: false) }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['costs more than GRAPHQL_MAX_COST', '{ staff(employeeId: 1001) { firstName lastName staffId email mobile employeeReferenceNumber licenses(first: 5) { edges { node { securityLicenseId licenseNumber status state expiryDate reminder critical attachmentLink licenceSector isInvalidLicense } } } } }', 'GRAPHQL_VALIDATION_FAILED'],
+    ['has more tokens than GRAPHQL_MAX_TOKENS', `{ ${Array.from({ length: 150 }, () => '__typename').join(' ')} }`, 'GRAPHQL_VALIDATION_FAILED'],
+  ] as const;
+  const ACCEPTS = [
+    ['application/json', 'application/json'],
+    ['application/graphql-response+json', 'application/graphql-response+json'],
+    ['*/*', 'application/json'],
+  ] as const;
+  const cases = REFUSED_DOCUMENTS.flatMap(([what, query, code]) =>
+    ACCEPTS.map(([accept, contentType]) => ({ what, query, code, accept, contentType })),
+  );
+
+  it.each(cases)('a document that $what is HTTP 400 $code with Accept $accept', async ({ query, code, accept, contentType }) => {
+    // Twice: the second answer comes from yoga's parse and validation caches and must not differ.
+    for (let round = 0; round < 2; round++) {
+      const res = await t.request('POST', '/graphql', { token, body: { query }, headers: { accept } });
+      expect(res.status, `round ${round}: ${res.text}`).toBe(400);
+      expect(res.headers.get('content-type')).toContain(contentType);
+      expect(res.body).not.toHaveProperty('data');
+      expect(res.body.errors.length).toBeGreaterThan(0);
+      expect(res.body.errors.map((e: any) => e.extensions?.code)).toEqual(res.body.errors.map(() => code));
+    }
+  });
+
+  it('refuses a document over GET like one sent by POST', async () => {
+    const res = await t.request('GET', `/graphql?query=${encodeURIComponent(DEEP)}`, { token, headers: { accept: 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('variables that do not fit their types are HTTP 400 too (nothing runs)', async () => {
+    for (const [accept] of ACCEPTS) {
+      const res = await t.request('POST', '/graphql', {
+        token,
+        body: { query: 'query ($id: Int!) { staff(employeeId: $id) { firstName } }', variables: { id: 'x' } },
+        headers: { accept },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).not.toHaveProperty('data');
+    }
+  });
+
+  it('a batch over GRAPHQL_BATCH_LIMIT is HTTP 400 BAD_USER_INPUT; a batch within it is 200 with each item’s own errors', async () => {
+    const one = { query: '{ __typename }' };
+    for (const [accept] of ACCEPTS) {
+      const tooMany = await t.request('POST', '/graphql', { token, body: [one, one, one], headers: { accept } });
+      expect(tooMany.status, tooMany.text).toBe(400);
+      expect(tooMany.body.errors.map((e: any) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      // A batch has one status for all its items, so a refused item is reported inside it.
+      const mixed = await t.request('POST', '/graphql', { token, body: [one, { query: DEEP }], headers: { accept } });
+      expect(mixed.status).toBe(200);
+      expect(mixed.body[0]).toEqual({ data: { __typename: 'Query' } });
+      expect(mixed.body[1].errors.map((e: any) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    }
   });
 
   it('leaves the REST routes (trusted operation documents) outside the GraphQL limits', async () => {
@@ -183,14 +251,17 @@ describe('GraphQL in production mode', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses introspection unless GRAPHQL_INTROSPECTION=true', async () => {
+  it('refuses introspection unless GRAPHQL_INTROSPECTION=true, like any document that fails validation', async () => {
     const res = await t.graphql(token, '{ __schema { queryType { name } } }');
-    expect(res.body.data ?? null).toBeNull();
+    expect(res.status).toBe(400);
+    expect(res.body).not.toHaveProperty('data');
     expect(res.body.errors[0].message).toMatch(/introspection/i);
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it('does not echo the configured limit to the caller', async () => {
     const res = await t.graphql(token, '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { licenseNumber } } } } }');
+    expect(res.status).toBe(400);
     expect(res.body.errors.length).toBeGreaterThan(0);
     expect(JSON.stringify(res.body)).not.toMatch(/\b3\b/);
   });
