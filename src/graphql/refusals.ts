@@ -1,29 +1,17 @@
 import { GraphQLError } from 'graphql';
-import { createGraphQLError, processRegularResult, type Plugin } from 'graphql-yoga';
-
-interface HttpExtension {
-  status?: number;
-  /** yoga's mark for a GraphQL-over-HTTP request error (it answers 200 for those under application/json). */
-  spec?: boolean;
-}
-
-function httpOf(error: GraphQLError): HttpExtension | undefined {
-  const http = (error.extensions as { http?: unknown }).http;
-  return typeof http === 'object' && http !== null ? (http as HttpExtension) : undefined;
-}
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 /**
- * One HTTP status per kind of refusal, whatever the Accept header (docs/security.md has the
- * table). A request refused before anything runs — its document does not parse, fails
- * validation (schema rules and GraphQL Armor limits alike), names no operation, or its
- * variables do not fit — is HTTP 400 with no `data`. GraphQL-over-HTTP requires 400 for
- * application/graphql-response+json and allows it for application/json, where yoga would
- * otherwise answer parse and validation failures with 200 (and variable failures with 400).
+ * One HTTP status per kind of refusal, as GraphQL over HTTP asks (docs/security.md has the
+ * table). A document refused before anything runs — it does not parse, or fails validation
+ * (schema rules and GraphQL Armor limits alike) — carries yoga's request-error mark, so yoga
+ * answers it with no `data`: HTTP 400 under application/graphql-response+json, 200 under the
+ * legacy application/json (the status the spec asks for there). Without this mark, a parse
+ * failure replayed from yoga's parse cache, or one raised by Armor's token limit inside the
+ * parser, came back as 200 under every media type.
  *
- * The errors themselves are cached by yoga across requests (the parse and validation caches),
- * so they only ever carry request-independent marks; the status is chosen per response. An
- * event stream keeps yoga's 200 with the error as its first event, the only way an
- * EventSource client can read it. A batch answers 200 as a whole, each item with its errors.
+ * The errors themselves are cached by yoga across requests, so they only carry
+ * request-independent marks. A batch answers 200 as a whole, each item with its errors.
  */
 export function refusalStatuses(options: { batchLimit: number; exposeLimits: boolean }): Plugin {
   return {
@@ -49,17 +37,6 @@ export function refusalStatuses(options: { batchLimit: number; exposeLimits: boo
           }
         },
       };
-    },
-    onResultProcess({ result, setResult, resultProcessor }) {
-      if (resultProcessor !== processRegularResult || Array.isArray(result) || Symbol.asyncIterator in result) return;
-      if (result.data !== undefined || !result.errors?.length) return;
-      let status = 0;
-      for (const error of result.errors) {
-        const http = error instanceof GraphQLError ? httpOf(error) : undefined;
-        if (http?.spec && http.status !== undefined) status = Math.max(status, http.status);
-      }
-      if (status === 0) return;
-      setResult({ ...result, extensions: { ...result.extensions, http: { status } } });
     },
   };
 }

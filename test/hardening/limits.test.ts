@@ -160,10 +160,11 @@ describe('GraphQL limits', () => {
   });
 
   /*
-   * One status per kind of refusal, whatever the Accept header: a document refused before
-   * execution (it does not parse, fails validation, or exceeds a GraphQL Armor limit) is HTTP
-   * 400 with no `data`; the code says which (GRAPHQL_PARSE_FAILED, or GRAPHQL_VALIDATION_FAILED
-   * for schema rules and limits alike). docs/security.md keeps the table.
+   * One status per kind of refusal and media type, as GraphQL over HTTP asks: a document refused
+   * before execution (it does not parse, fails validation, or exceeds a GraphQL Armor limit) has
+   * no `data`, and is HTTP 400 under application/graphql-response+json, 200 under the legacy
+   * application/json (and any-type Accept, which means it); the code says which (GRAPHQL_PARSE_FAILED, or
+   * GRAPHQL_VALIDATION_FAILED for schema rules and limits alike). docs/security.md keeps the table.
    */
   const DEEP = '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { employeeSecurityLicenseInfo { currentStatus } } } } } }';
   const REFUSED_DOCUMENTS = [
@@ -176,19 +177,19 @@ describe('GraphQL limits', () => {
     ['has more tokens than GRAPHQL_MAX_TOKENS', `{ ${Array.from({ length: 150 }, () => '__typename').join(' ')} }`, 'GRAPHQL_VALIDATION_FAILED'],
   ] as const;
   const ACCEPTS = [
-    ['application/json', 'application/json'],
-    ['application/graphql-response+json', 'application/graphql-response+json'],
-    ['*/*', 'application/json'],
+    ['application/json', 'application/json', 200],
+    ['application/graphql-response+json', 'application/graphql-response+json', 400],
+    ['*/*', 'application/json', 200],
   ] as const;
   const cases = REFUSED_DOCUMENTS.flatMap(([what, query, code]) =>
-    ACCEPTS.map(([accept, contentType]) => ({ what, query, code, accept, contentType })),
+    ACCEPTS.map(([accept, contentType, status]) => ({ what, query, code, accept, contentType, status })),
   );
 
-  it.each(cases)('a document that $what is HTTP 400 $code with Accept $accept', async ({ query, code, accept, contentType }) => {
+  it.each(cases)('a document that $what is HTTP $status $code with Accept $accept', async ({ query, code, accept, contentType, status }) => {
     // Twice: the second answer comes from yoga's parse and validation caches and must not differ.
     for (let round = 0; round < 2; round++) {
       const res = await t.request('POST', '/graphql', { token, body: { query }, headers: { accept } });
-      expect(res.status, `round ${round}: ${res.text}`).toBe(400);
+      expect(res.status, `round ${round}: ${res.text}`).toBe(status);
       expect(res.headers.get('content-type')).toContain(contentType);
       expect(res.body).not.toHaveProperty('data');
       expect(res.body.errors.length).toBeGreaterThan(0);
@@ -197,19 +198,20 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses a document over GET like one sent by POST', async () => {
-    const res = await t.request('GET', `/graphql?query=${encodeURIComponent(DEEP)}`, { token, headers: { accept: 'application/json' } });
+    const res = await t.request('GET', `/graphql?query=${encodeURIComponent(DEEP)}`, { token, headers: { accept: 'application/graphql-response+json' } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it.each([
-    ['variables that do not fit their types', { query: 'query ($id: Int!) { staff(employeeId: $id) { firstName } }', variables: { id: 'x' } }],
-    ['no operation of that name', { query: 'query A { __typename } query B { __typename }', operationName: 'C' }],
-    ['no query at all', { variables: {} }],
-  ])('%s: HTTP 400 too, nothing runs', async (_what, body) => {
-    for (const [accept] of ACCEPTS) {
+    ['variables that do not fit their types', { query: 'query ($id: Int!) { staff(employeeId: $id) { firstName } }', variables: { id: 'x' } }, false],
+    ['no operation of that name', { query: 'query A { __typename } query B { __typename }', operationName: 'C' }, false],
+    ['no query at all', { variables: {} }, true],
+  ])('%s: refused, nothing runs', async (_what, body, byMediaType) => {
+    for (const [accept, , status] of ACCEPTS) {
       const res = await t.request('POST', '/graphql', { token, body, headers: { accept } });
-      expect(res.status, `${accept}: ${res.text}`).toBe(400);
+      // Variables and the operation name are checked when the request executes, always 400.
+      expect(res.status, `${accept}: ${res.text}`).toBe(byMediaType ? status : 400);
       expect(res.body).not.toHaveProperty('data');
       expect(res.body.errors.length).toBeGreaterThan(0);
     }
@@ -254,7 +256,8 @@ describe('GraphQL in production mode', () => {
 
   it('refuses introspection unless GRAPHQL_INTROSPECTION=true, like any document that fails validation', async () => {
     const res = await t.graphql(token, '{ __schema { queryType { name } } }');
-    expect(res.status).toBe(400);
+    // application/json: a refused document is 200 without data (see the media-type table above).
+    expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('data');
     expect(res.body.errors[0].message).toMatch(/introspection/i);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -262,7 +265,8 @@ describe('GraphQL in production mode', () => {
 
   it('does not echo the configured limit to the caller', async () => {
     const res = await t.graphql(token, '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { licenseNumber } } } } }');
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty('data');
     expect(res.body.errors.length).toBeGreaterThan(0);
     expect(JSON.stringify(res.body)).not.toMatch(/\b3\b/);
   });
