@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.js';
-import { badInput, errorCodeOf, statusForCode } from '../errors.js';
+import { badInput, errorCodeOf, headersForCode, statusForCode, type ErrorCode } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
 import { readBody } from '../http/read-body.js';
 import { sendJson } from '../http/respond.js';
@@ -69,15 +69,20 @@ function restWording(message: string): string {
   return message.replace(/Variable "\$(\w+)"/g, 'Field "$1"');
 }
 
-/** Maps a GraphQL result's errors to one HTTP status and the envelope's messages. */
-function failureOf(result: ExecutionResult): { status: number; messages: string[] } | null {
+/** Maps a GraphQL result's errors to one HTTP status, its headers and the envelope's messages. */
+function failureOf(result: ExecutionResult): { status: number; headers: Record<string, string>; messages: string[] } | null {
   const errors = result.errors ?? [];
   if (errors.length === 0) return null;
   const coded = errors.find((e) => errorCodeOf(e) !== undefined);
+  const code: ErrorCode | undefined = coded ? errorCodeOf(coded) : undefined;
   // Without data, the request itself was refused (variable coercion): the caller's input.
-  const status = coded ? statusForCode(errorCodeOf(coded)) : 'data' in result ? 500 : 400;
+  const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
   const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return { status, messages: relevant.map((e) => (status >= 500 ? 'Internal server error' : restWording(e.message))) };
+  return {
+    status,
+    headers: headersForCode(code),
+    messages: relevant.map((e) => (status === 500 ? 'Internal server error' : restWording(e.message))),
+  };
 }
 
 export interface RestAdapterOptions {
@@ -115,8 +120,8 @@ export class RestAdapter {
       return true;
     }
     try {
-      const { status, body } = await this.execute(hit.c, hit.m, req, res, url);
-      sendJson(res, status, body);
+      const { status, body, headers } = await this.execute(hit.c, hit.m, req, res, url);
+      sendJson(res, status, body, headers);
     } catch (error) {
       sendFailure(res, error);
     }
@@ -157,8 +162,8 @@ export class RestAdapter {
     })) as ExecutionResult<never>;
     const failure = failureOf(result);
     if (failure) {
-      const messages = failure.status >= 500 ? [internalErrorMessage(res)] : failure.messages;
-      return { status: failure.status, body: failureEnvelope(failure.status, messages) };
+      const messages = failure.status === 500 ? [internalErrorMessage(res)] : failure.messages;
+      return { status: failure.status, body: failureEnvelope(failure.status, messages), headers: failure.headers };
     }
     const shaped = route.result(result.data as never);
     return { status: route.successStatus, body: successEnvelope(route.successStatus, shaped.data, shaped.page) };
