@@ -14,7 +14,7 @@ interface CompiledRoute {
   route: RestRoute;
   pattern: RegExp;
   paramNames: string[];
-  /** Variables a JSON body may set: the operation's variables less those bound from the path. */
+  /** Variables a JSON body may set: the operation's variables less those the route binds itself. */
   bodyVariables: Set<string>;
 }
 
@@ -28,9 +28,16 @@ function compile(route: RestRoute): CompiledRoute {
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (!operation) throw new Error(`route ${route.path}: operation document has no operation`);
-  const pathBound = new Set(Object.keys(route.variables({ params: Object.fromEntries(paramNames.map((n) => [n, '1'])), query: new URLSearchParams(), body: undefined })));
+  const probe: RestInput = {
+    params: Object.fromEntries(paramNames.map((n) => [n, '1'])),
+    query: new URLSearchParams(),
+    body: undefined,
+    header: () => undefined,
+  };
+  // Variables a route binds itself (from the path, query or headers) are not the body's to set.
+  const routeBound = new Set(Object.keys(route.variables(probe)));
   const bodyVariables = new Set(
-    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !pathBound.has(name)),
+    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !routeBound.has(name)),
   );
   return { route, pattern: new RegExp(`^${source}/?$`), paramNames, bodyVariables };
 }
@@ -56,6 +63,11 @@ function mergeQuery(url: URLSearchParams, fromBody: URLSearchParams): URLSearchP
   const merged = new URLSearchParams(url);
   for (const [name, value] of fromBody) merged.append(name, value);
   return merged;
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** Many clients send `{}` with every POST: an empty object is as good as no body. */
@@ -139,7 +151,7 @@ export class RestAdapter {
         throw badInput(`Path parameter ${name} is not valid percent-encoding`);
       }
     });
-    const input: RestInput = { params, query: url.searchParams, body: undefined };
+    const input: RestInput = { params, query: url.searchParams, body: undefined, header: (name) => headerOf(req, name) };
     if (route.body === 'json') {
       input.body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
     } else {

@@ -90,14 +90,20 @@ describe.skipIf(onPostgres())('a SQLite write lock held by another connection', 
     const env = expectFailure(updated, 503);
     expect(env.status.errorMessage).toMatch(/busy/i);
     expectRetryAfter(updated);
-    const created = await t.request('POST', '/api/webhook/subscriptions', {
-      token,
-      body: { subscriberId: 301, uri: 'https://hooks.example.com/another' },
-    });
+    const create = () =>
+      t.request('POST', '/api/webhook/subscriptions', {
+        token,
+        headers: { 'idempotency-key': 'while-locked' },
+        body: { subscriberId: 301, uri: 'https://hooks.example.com/another' },
+      });
+    const created = await create();
     expectFailure(created, 503);
     expectRetryAfter(created);
     holder?.exec('ROLLBACK');
     expect(await subscriptionsTable()).toEqual(before);
+    expect(await t.app.db('idempotency_keys').where({ idempotency_key: 'while-locked' })).toEqual([]);
+    // The refused create left its key free.
+    expect((await create()).status).toBe(201);
   });
 
   it('answers /graphql writes 503 with Retry-After and SERVICE_UNAVAILABLE, on either of its paths', async () => {
