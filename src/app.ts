@@ -12,7 +12,7 @@ import { createRateLimits } from './http/rate-limits.js';
 import { readBody } from './http/read-body.js';
 import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
 import { sendJson } from './http/respond.js';
-import { apiError, errorCodeOf, statusForCode } from './errors.js';
+import { apiError, asApiError, errorCodeOf, headersForCode, statusForCode } from './errors.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { RestAdapter } from './rest/adapter.js';
@@ -88,15 +88,17 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
       await yoga(req, res, { principal, requestId });
-    } catch (error) {
+    } catch (thrown) {
       req.resume();
-      if (res.headersSent) throw error;
+      if (res.headersSent) throw thrown;
+      const error = asApiError(thrown);
       const code = errorCodeOf(error as { extensions?: Record<string, unknown> }) ?? 'INTERNAL_SERVER_ERROR';
       const status = statusForCode(code);
-      if (status >= 500) logger.error({ err: error, requestId }, 'unexpected error');
-      const message = status >= 500 ? 'Internal server error' : (error as Error).message;
-      const extensions = status >= 500 ? { code, requestId } : { code };
-      sendJson(res, status, { errors: [{ message, extensions }] }, status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      if (status === 500) logger.error({ err: error, requestId }, 'unexpected error');
+      const message = status === 500 ? 'Internal server error' : (error as Error).message;
+      const extensions = status === 500 ? { code, requestId } : { code };
+      const headers = status === 401 ? { 'www-authenticate': 'Bearer' } : headersForCode(code);
+      sendJson(res, status, { errors: [{ message, extensions }] }, headers);
     }
   }
 

@@ -22,6 +22,8 @@ export interface Config {
   /** Database connection pool bounds (PostgreSQL). */
   poolMin: number;
   poolMax: number;
+  /** How long a SQLite statement waits for another connection's lock before failing (503). */
+  sqliteBusyTimeoutMs: number;
   webhooks: WebhookConfig;
   /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
   limits: LimitsConfig;
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheSeconds: intVar(env, 'API_KEY_CACHE_SECONDS', 30, 0, 60),
     poolMin,
     poolMax,
+    sqliteBusyTimeoutMs: intVar(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     webhooks: loadWebhookConfig(env),
     limits: loadLimitsConfig(env, database),
   };

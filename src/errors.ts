@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { isDatabaseBusy } from './db/busy.js';
 
 /**
  * The error vocabulary shared by both APIs. Resolvers throw these; GraphQL callers see
@@ -15,6 +16,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -29,6 +31,32 @@ export const notFound = (message: string) => apiError('NOT_FOUND', message);
 export const forbidden = (message: string) => apiError('FORBIDDEN', message);
 export const conflict = (message: string) => apiError('CONFLICT', message);
 export const unauthenticated = (message: string) => apiError('UNAUTHENTICATED', message);
+
+/** Seconds a client is asked to wait before repeating a request refused because the database was busy. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** Response headers that go with a code (the wait before retrying a 503). */
+export function headersForCode(code: ErrorCode | undefined): Record<string, string> {
+  return code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {};
+}
+
+/**
+ * The database stayed locked by another writer for longer than the busy timeout; nothing was
+ * written. `extensions.http` makes yoga answer /graphql with this status and header (yoga
+ * strips it from the body).
+ */
+export function databaseBusy(located?: GraphQLError): GraphQLError {
+  return new GraphQLError(`The database is busy; retry after ${BUSY_RETRY_AFTER_SECONDS} s`, {
+    nodes: located?.nodes ?? null,
+    path: located?.path ?? null,
+    extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: headersForCode('SERVICE_UNAVAILABLE') } },
+  });
+}
+
+/** An error as the APIs answer it: a busy database becomes SERVICE_UNAVAILABLE, anything else stays. */
+export function asApiError(error: unknown): unknown {
+  return isDatabaseBusy(error) ? databaseBusy() : error;
+}
 
 export function errorCodeOf(error: { extensions?: Record<string, unknown> | undefined }): ErrorCode | undefined {
   const code = error.extensions?.code;

@@ -12,6 +12,9 @@ describe('configuration', () => {
     ['JWT_SECRET', { JWT_SECRET: '' }],
     ['TOKEN_TTL_SECONDS', { TOKEN_TTL_SECONDS: '0' }],
     ['API_KEY_CACHE_SECONDS', { API_KEY_CACHE_SECONDS: '61' }],
+    ['SQLITE_BUSY_TIMEOUT_MS', { SQLITE_BUSY_TIMEOUT_MS: '-1' }],
+    ['SQLITE_BUSY_TIMEOUT_MS', { SQLITE_BUSY_TIMEOUT_MS: '1.5' }],
+    ['SQLITE_BUSY_TIMEOUT_MS', { SQLITE_BUSY_TIMEOUT_MS: '600001' }],
   ])('refuses a bad %s with a message naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${name}: `));
@@ -24,6 +27,12 @@ describe('configuration', () => {
     expect(config.database).toEqual({ client: 'sqlite', filename: expect.stringMatching(/data\/shiftgate\.sqlite$/) });
     expect(config.subscriptionKeys).toEqual(['demo-subscription-key']);
     expect(config.jwtSecret).toBeUndefined();
+    expect(config.sqliteBusyTimeoutMs).toBe(5000);
+  });
+
+  it('takes SQLITE_BUSY_TIMEOUT_MS in milliseconds, 0 meaning "do not wait"', () => {
+    expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '250' }).sqliteBusyTimeoutMs).toBe(250);
+    expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '0' }).sqliteBusyTimeoutMs).toBe(0);
   });
 
   it('takes a bare file path, sqlite: URLs and postgres URLs', () => {

@@ -3,17 +3,26 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
 import { migrationSource } from './migrations/index.js';
 
 export type Db = Knex;
 
-/** Opens the configured database. SQLite files get WAL and enforced foreign keys. */
-export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'poolMax'>): Db {
+const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens the configured database. SQLite files get WAL, enforced foreign keys, a busy timeout
+ * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
+ */
+export function openDatabase(
+  config: Pick<Config, 'database' | 'poolMin' | 'poolMax'> & Partial<Pick<Config, 'sqliteBusyTimeoutMs'>>,
+): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
+    const busyTimeoutMs = config.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
     return knexFactory({
-      client: 'better-sqlite3',
+      client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
       connection: { filename: database.filename },
       useNullAsDefault: true,
       pool: {
@@ -22,7 +31,7 @@ export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'pool
         afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
-          conn.pragma('busy_timeout = 5000');
+          conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
           conn.pragma('synchronous = NORMAL');
           done(null, conn);
         },
@@ -86,6 +95,6 @@ export async function migrationsCurrent(db: Db): Promise<boolean> {
   return pending.length === 0;
 }
 
-export function isPostgres(db: Db): boolean {
+export function isPostgres(db: Db | Knex.Transaction): boolean {
   return db.client.config.client === 'pg';
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from './knex.js';
+import { isPostgres, type Db } from './knex.js';
 
 type Row = Record<string, unknown>;
 
@@ -49,7 +49,7 @@ export async function selectRows(db: Db | Knex.Transaction, query: Knex.QueryBui
     acquireConnection(): Promise<SqliteConnection>;
     releaseConnection(connection: SqliteConnection): Promise<void>;
   };
-  if (client.config.client !== 'better-sqlite3' || (db as Knex.Transaction).isTransaction) {
+  if (isPostgres(db) || (db as Knex.Transaction).isTransaction) {
     return (await query) as Row[];
   }
   const { sql, bindings } = query.toSQL().toNative();

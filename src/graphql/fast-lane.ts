@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type ExecutionResult, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { sendJson } from '../http/respond.js';
-import { tagRequestId } from '../observability/graphql-errors.js';
+import { httpAnswerOf, tagRequestId } from '../observability/graphql-errors.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 interface GraphQLParams {
@@ -83,6 +83,7 @@ export async function tryGraphQLFastLane(
   // coerce): nothing ran, so yoga may answer it in its own shape and status.
   if (!('data' in result)) return false;
   tagRequestId(result.errors as readonly GraphQLError[] | undefined, serverContext.requestId);
-  sendJson(res, 200, result);
+  const answer = httpAnswerOf(result);
+  sendJson(res, answer.status, answer.body, answer.headers);
   return true;
 }

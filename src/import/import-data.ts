@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres, type Db } from '../db/knex.js';
+import type { Db } from '../db/knex.js';
 import { changesOf, type ImportChanges } from './changes.js';
 import { SECTION_NAMES } from './format.js';
 import { parseInput } from './parse.js';
@@ -29,13 +29,9 @@ export interface ImportOptions {
 export async function importData(db: Db, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
   const problems = new Problems(SECTION_NAMES);
   const parsed = parseInput(input, problems);
+  // On SQLite the transaction holds the write lock from its start (src/db/immediate-sqlite.ts),
+  // so the checks and the writes see one state.
   return db.transaction(async (trx) => {
-    if (!isPostgres(db)) {
-      // SQLite starts transactions deferred: a read-then-write transaction fails with SQLITE_BUSY
-      // if another connection writes in between. A statement that writes nothing still takes
-      // the write lock up front, so the checks and the writes see one state.
-      await trx.raw('DELETE FROM companies WHERE 1 = 0');
-    }
     await validateAgainstDatabase(trx, parsed, problems);
     if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
     const plan = await planImport(trx, parsed.file);

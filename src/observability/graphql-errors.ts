@@ -1,5 +1,7 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { isDatabaseBusy } from '../db/busy.js';
+import { databaseBusy } from '../errors.js';
 
 /** Called with the original error whenever an internal failure is hidden from the caller. */
 export type UnexpectedErrorSink = (error: unknown) => void;
@@ -12,13 +14,15 @@ function isExpected(error: GraphQLError): boolean {
 /**
  * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
  * INTERNAL_SERVER_ERROR (no message, stack, SQL or path), and the original goes to the log.
+ * A busy database is no fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
 export function maskErrorWith(sink: UnexpectedErrorSink) {
   return (error: unknown, message: string): Error => {
     if (error instanceof GraphQLError && isExpected(error)) return error;
-    sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
     const located = error instanceof GraphQLError ? error : undefined;
+    if (isDatabaseBusy(error)) return databaseBusy(located);
+    sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
     return new GraphQLError(message, {
       nodes: located?.nodes ?? null,
       path: located?.path ?? null,
@@ -50,4 +54,28 @@ export function requestIdPlugin(): Plugin<WithRequestId> {
       }
     },
   };
+}
+
+interface HttpExtension {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What yoga does with `extensions.http` on its own path, for results sent without it (the
+ * fast lane): the highest status any error asks for (else 200), their headers, and a body
+ * without the extension.
+ */
+export function httpAnswerOf(result: ExecutionResult): { status: number; headers: Record<string, string>; body: ExecutionResult } {
+  let status = 200;
+  const headers: Record<string, string> = {};
+  if (!result.errors?.some((error) => error.extensions?.http)) return { status, headers, body: result };
+  const errors = result.errors.map((error) => {
+    const { http, ...extensions } = error.extensions as { http?: HttpExtension };
+    if (!http) return error;
+    if (http.status && http.status > status) status = http.status;
+    Object.assign(headers, http.headers);
+    return { ...error.toJSON(), extensions };
+  });
+  return { status, headers, body: { ...result, errors: errors as ExecutionResult['errors'] } };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.js';
-import { badInput, errorCodeOf, statusForCode } from '../errors.js';
+import { badInput, errorCodeOf, headersForCode, statusForCode, type ErrorCode } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
 import { readBody } from '../http/read-body.js';
 import { sendJson } from '../http/respond.js';
@@ -14,7 +14,7 @@ interface CompiledRoute {
   route: RestRoute;
   pattern: RegExp;
   paramNames: string[];
-  /** Variables a JSON body may set: the operation's variables less those bound from the path. */
+  /** Variables a JSON body may set: the operation's variables less those the route binds itself. */
   bodyVariables: Set<string>;
 }
 
@@ -28,9 +28,16 @@ function compile(route: RestRoute): CompiledRoute {
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (!operation) throw new Error(`route ${route.path}: operation document has no operation`);
-  const pathBound = new Set(Object.keys(route.variables({ params: Object.fromEntries(paramNames.map((n) => [n, '1'])), query: new URLSearchParams(), body: undefined })));
+  const probe: RestInput = {
+    params: Object.fromEntries(paramNames.map((n) => [n, '1'])),
+    query: new URLSearchParams(),
+    body: undefined,
+    header: () => undefined,
+  };
+  // Variables a route binds itself (from the path, query or headers) are not the body's to set.
+  const routeBound = new Set(Object.keys(route.variables(probe)));
   const bodyVariables = new Set(
-    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !pathBound.has(name)),
+    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !routeBound.has(name)),
   );
   return { route, pattern: new RegExp(`^${source}/?$`), paramNames, bodyVariables };
 }
@@ -58,6 +65,11 @@ function mergeQuery(url: URLSearchParams, fromBody: URLSearchParams): URLSearchP
   return merged;
 }
 
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Many clients send `{}` with every POST: an empty object is as good as no body. */
 function isEmptyBody(raw: Buffer): boolean {
   const text = raw.toString('utf8').trim();
@@ -69,15 +81,20 @@ function restWording(message: string): string {
   return message.replace(/Variable "\$(\w+)"/g, 'Field "$1"');
 }
 
-/** Maps a GraphQL result's errors to one HTTP status and the envelope's messages. */
-function failureOf(result: ExecutionResult): { status: number; messages: string[] } | null {
+/** Maps a GraphQL result's errors to one HTTP status, its headers and the envelope's messages. */
+function failureOf(result: ExecutionResult): { status: number; headers: Record<string, string>; messages: string[] } | null {
   const errors = result.errors ?? [];
   if (errors.length === 0) return null;
   const coded = errors.find((e) => errorCodeOf(e) !== undefined);
+  const code: ErrorCode | undefined = coded ? errorCodeOf(coded) : undefined;
   // Without data, the request itself was refused (variable coercion): the caller's input.
-  const status = coded ? statusForCode(errorCodeOf(coded)) : 'data' in result ? 500 : 400;
+  const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
   const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return { status, messages: relevant.map((e) => (status >= 500 ? 'Internal server error' : restWording(e.message))) };
+  return {
+    status,
+    headers: headersForCode(code),
+    messages: relevant.map((e) => (status === 500 ? 'Internal server error' : restWording(e.message))),
+  };
 }
 
 export interface RestAdapterOptions {
@@ -115,8 +132,8 @@ export class RestAdapter {
       return true;
     }
     try {
-      const { status, body } = await this.execute(hit.c, hit.m, req, res, url);
-      sendJson(res, status, body);
+      const { status, body, headers } = await this.execute(hit.c, hit.m, req, res, url);
+      sendJson(res, status, body, headers);
     } catch (error) {
       sendFailure(res, error);
     }
@@ -134,7 +151,7 @@ export class RestAdapter {
         throw badInput(`Path parameter ${name} is not valid percent-encoding`);
       }
     });
-    const input: RestInput = { params, query: url.searchParams, body: undefined };
+    const input: RestInput = { params, query: url.searchParams, body: undefined, header: (name) => headerOf(req, name) };
     if (route.body === 'json') {
       input.body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
     } else {
@@ -157,8 +174,8 @@ export class RestAdapter {
     })) as ExecutionResult<never>;
     const failure = failureOf(result);
     if (failure) {
-      const messages = failure.status >= 500 ? [internalErrorMessage(res)] : failure.messages;
-      return { status: failure.status, body: failureEnvelope(failure.status, messages) };
+      const messages = failure.status === 500 ? [internalErrorMessage(res)] : failure.messages;
+      return { status: failure.status, body: failureEnvelope(failure.status, messages), headers: failure.headers };
     }
     const shaped = route.result(result.data as never);
     return { status: route.successStatus, body: successEnvelope(route.successStatus, shaped.data, shaped.page) };

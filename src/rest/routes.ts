@@ -19,6 +19,8 @@ export interface RestInput {
   query: URLSearchParams;
   /** The parsed JSON object of a POST or PUT. */
   body: Record<string, unknown> | undefined;
+  /** A request header by lower-case name (repeated ones joined with ", "). */
+  header: (name: string) => string | undefined;
 }
 
 /**
@@ -98,9 +100,10 @@ export const routes: RestRoute[] = [
     operation: CreateSubscriptionDocument,
     successStatus: 201,
     body: 'json',
-    variables: ({ query }) => {
+    variables: ({ query, header }) => {
       readQuery(query, []);
-      return {};
+      // Passed as sent (an empty header too): the resolver checks the key.
+      return { idempotencyKey: header('idempotency-key') };
     },
     result: (data) => ({ data: data.createEventSubscription?.eventSubscription }),
   }),

@@ -218,6 +218,7 @@ describe('GraphQL schema: pinned names and shapes', () => {
       event: 'String',
       eventType: 'String',
       webhookSubscriberEventFilterId: 'Int',
+      idempotencyKey: 'String',
     });
     const payload = await type(bare(create.type));
     expect(bare(payload.fields.eventSubscription?.type ?? '')).toBe('EventSubscription');

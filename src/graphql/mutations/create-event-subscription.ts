@@ -1,7 +1,8 @@
 import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
 import { badInput, notFound } from '../../errors.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
-import { insertSubscription } from '../../repositories/subscriptions.js';
+import { createOnce, idempotentRequest, recall } from '../../repositories/idempotency-keys.js';
+import { insertSubscription, loadSubscriptions, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
 import { checkCatalogPair } from '../../webhooks/catalog.js';
@@ -15,14 +16,21 @@ const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionI
     event: t.string({ description: 'With eventType: which of the subscriber’s pairs to subscribe to.' }),
     eventType: t.string(),
     webhookSubscriberEventFilterId: t.int({ description: 'Alternatively, the event filter by id.' }),
+    idempotencyKey: t.string({
+      description:
+        'Makes the create safe to repeat: within 24 hours the same key (per API key) with the same input returns the subscription as first created, without creating another; with other input it is a CONFLICT. 1–255 printable ASCII characters.',
+    }),
   }),
 });
 
-export const EventSubscriptionPayload = builder.objectRef<{ subscriptionId: number }>('EventSubscriptionPayload').implement({
-  fields: (t) => ({
-    eventSubscription: t.field({ type: EventSubscription, resolve: (payload) => payload.subscriptionId }),
-  }),
-});
+/** The subscription by id, or (a create) the record as written, which a repeated create answers again. */
+export const EventSubscriptionPayload = builder
+  .objectRef<{ subscriptionId: number; subscription?: SubscriptionRecord }>('EventSubscriptionPayload')
+  .implement({
+    fields: (t) => ({
+      eventSubscription: t.field({ type: EventSubscription, resolve: (payload) => payload.subscription ?? payload.subscriptionId }),
+    }),
+  });
 
 function describe(filters: EventFilterRecord[]): string {
   if (filters.length === 0) return 'it has no event filters';
@@ -62,6 +70,11 @@ builder.mutationField('createEventSubscription', (t) =>
     args: { input: t.arg({ type: CreateEventSubscriptionInput, required: true }) },
     resolve: async (_root, { input }, context) => {
       const { db, now } = context.services;
+      const at = now();
+      const once = idempotentRequest('createEventSubscription', input, context.principal.keyId, at);
+      // A repeat is answered before anything is checked again: the first answer stands.
+      const earlier = once && (await recall<SubscriptionRecord>(db, once));
+      if (earlier) return { subscriptionId: earlier.subscriptionId, subscription: earlier };
       if (input.subscriberId < 1) throw badInput('subscriberId must be a positive integer');
       if (input.event != null && input.eventType != null) checkCatalogPair(input.event, input.eventType);
       const uri = await checkDeliveryTarget(input.uri, guardOf(context.services));
@@ -72,15 +85,18 @@ builder.mutationField('createEventSubscription', (t) =>
       checkCatalogPair(filter.event, filter.eventType);
       // The same URI may be subscribed more than once (each subscription is its own delivery
       // stream with its own log), as webhook senders generally allow.
-      const subscriptionId = await db.transaction((trx) =>
-        insertSubscription(trx, {
+      const subscription = await createOnce(db, once, async (trx) => {
+        const subscriptionId = await insertSubscription(trx, {
           subscriberId: subscriber.subscriberId,
           eventFilterId: filter.webhookSubscriberEventFilterId,
           uri,
-          now: now().toISOString(),
-        }),
-      );
-      return { subscriptionId };
+          now: at.toISOString(),
+        });
+        const [created] = await loadSubscriptions(trx, context.principal, [subscriptionId]);
+        if (!created) throw new Error(`subscription ${subscriptionId} not readable after its insert`);
+        return created;
+      });
+      return { subscriptionId: subscription.subscriptionId, subscription };
     },
   }),
 );
