@@ -170,13 +170,4 @@ export class Admission {
     await this.rateLimits.perKey.consume(principal.keyId, res);
     return principal;
   }
-
-  /**
-   * The token endpoint's budget is per client address (there is no key yet). Every request
-   * costs one point, refused or not, so guessing keys is held to TOKEN_RATE_LIMIT_PER_MINUTE
-   * tries a minute without a few typos locking a client out for longer than that.
-   */
-  async admitTokenRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    await this.rateLimits.tokenPerAddress.consume(req.socket.remoteAddress ?? 'unknown', res);
-  }
 }
