@@ -9,7 +9,7 @@ import { tryGraphQLFastLane } from './graphql/fast-lane.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
 import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
 import { createRateLimits } from './http/rate-limits.js';
-import { readBody } from './http/read-body.js';
+import { readUtf8Body } from './http/read-body.js';
 import { trustedProxyList } from './http/client-address.js';
 import { TokenAttempts } from './http/token-attempts.js';
 import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
@@ -87,7 +87,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
-        const body = await readBody(req, bodyLimitBytes);
+        const body = await readUtf8Body(req, bodyLimitBytes);
         if (await tryGraphQLFastLane(yoga, req, res, body, { principal, requestId })) return;
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
