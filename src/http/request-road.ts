@@ -58,6 +58,16 @@ function pathnameOf(url: string | undefined): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+/**
+ * Whether a URL parser would fold the path into another one: "." and ".." segments in any
+ * spelling (%2e counts as a dot), and slashes that are encoded (%2F, %5C) or backward. Such a path
+ * is refused rather than resolved, so what is routed is always what the caller wrote.
+ */
+export function foldsIntoAnotherPath(pathname: string): boolean {
+  if (/%2f|%5c|\\/i.test(pathname)) return true;
+  return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+}
+
 /** A failure in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
 export function sendRefusal(res: ServerResponse, pathname: string, status: number, message: string, code: string): void {
   if (pathname === '/graphql') {
@@ -111,6 +121,12 @@ export function requestRoad(
     if ((req.url?.length ?? 0) > limits.maxUrlLength) {
       req.resume();
       sendRefusal(res, pathnameOf(req.url).slice(0, 16), 414, `URL exceeds ${limits.maxUrlLength} characters`, 'URI_TOO_LONG');
+      return;
+    }
+    const pathname = pathnameOf(req.url);
+    if (foldsIntoAnotherPath(pathname)) {
+      req.resume();
+      sendJson(res, 400, failureEnvelope(400, ['Request path must not contain dot segments or encoded slashes']));
       return;
     }
     handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));
