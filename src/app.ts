@@ -125,7 +125,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
       },
     ),
   );
-  answerClientErrors(server, logger);
+  answerClientErrors(server, logger, config.limits);
 
   server.on('listening', () => webhooks.start());
 

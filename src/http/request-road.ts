@@ -8,6 +8,7 @@ import { recordRequest } from '../observability/metrics.js';
 import { failureEnvelope } from '../rest/envelope.js';
 import type { RestRoute } from '../rest/routes.js';
 import type { RateLimits } from './rate-limits.js';
+import { headerBytes, headerOverflowStatus } from './header-overflow.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { sendJson } from './respond.js';
 
@@ -27,10 +28,15 @@ export function factsOf(res: ServerResponse): RequestFacts | undefined {
 }
 
 
-/** Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
+/**
+ * Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS).
+ * Node counts the request target towards maxHeaderSize, so it gets room for both limits; each is
+ * then checked on its own (requestRoad), and what node refuses is sorted out by answerClientErrors.
+ */
 export function serverOptions(limits: LimitsConfig): ServerOptions {
   return {
-    maxHeaderSize: limits.maxHeaderBytes,
+    // Node refuses once the count reaches maxHeaderSize: one byte more lets both limits be met exactly.
+    maxHeaderSize: limits.maxUrlLength + limits.maxHeaderBytes + 1,
     requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.headersTimeoutMs,
     // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
@@ -123,6 +129,11 @@ export function requestRoad(
       sendRefusal(res, pathnameOf(req.url).slice(0, 16), 414, `URL exceeds ${limits.maxUrlLength} characters`, 'URI_TOO_LONG');
       return;
     }
+    if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) {
+      req.resume();
+      sendRefusal(res, pathnameOf(req.url), 431, `Request headers exceed ${limits.maxHeaderBytes} bytes`, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+      return;
+    }
     const pathname = pathnameOf(req.url);
     if (foldsIntoAnotherPath(pathname)) {
       req.resume();
@@ -133,27 +144,42 @@ export function requestRoad(
   };
 }
 
+/** What node's HTTP parser attaches to the errors it reports. */
+interface ParserError extends Error {
+  code?: string;
+  /** The packet being parsed when the error was found. */
+  rawPacket?: Buffer;
+  /** Where in rawPacket the parser stopped. */
+  bytesParsed?: number;
+}
+
 /**
  * Answers what node refuses before a handler runs (oversized headers, time-outs, malformed
  * HTTP) in the envelope, instead of node's bare status line.
  */
-export function answerClientErrors(server: Server, logger: Logger): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+export function answerClientErrors(server: Server, logger: Logger, limits: LimitsConfig): void {
+  server.on('clientError', (error: ParserError, socket: Socket) => {
     const code = error.code ?? '';
     const status =
       code === 'HPE_HEADER_OVERFLOW'
-        ? 431
+        ? headerOverflowStatus(error.rawPacket, error.bytesParsed, limits.maxUrlLength)
         : code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? 408
           : code === 'HPE_URI_TOO_LONG'
             ? 414
             : 400;
     logger.info({ status, code }, 'client error');
+    const message =
+      status === 414
+        ? `URL exceeds ${limits.maxUrlLength} characters`
+        : status === 431
+          ? `Request headers exceed ${limits.maxHeaderBytes} bytes`
+          : (STATUS_CODES[status] ?? 'Bad request');
     const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (pending && !pending.headersSent) {
       // The request had reached a handler (a slow body): answer through its response object.
       pending.shouldKeepAlive = false;
-      sendJson(pending, status, failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']), { connection: 'close' });
+      sendJson(pending, status, failureEnvelope(status, [message]), { connection: 'close' });
       pending.once('finish', () => socket.destroySoon());
       return;
     }
@@ -161,7 +187,7 @@ export function answerClientErrors(server: Server, logger: Logger): void {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']));
+    const body = JSON.stringify(failureEnvelope(status, [message]));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
