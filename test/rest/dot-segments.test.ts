@@ -45,6 +45,7 @@ describe('dot segments and encoded slashes in the path', () => {
     '/api/external/timesheets%2f9001',
     '/api/external/timesheets%2F9001',
     '/api/external\\timesheets\\9001',
+    '/api/external/timesheets%5c9001',
     '/api/external/timesheets/9001/..?pageSize=1',
   ])('refuses %s with a 400 envelope before routing', async (target) => {
     const res = await sendTarget(t, 'GET', target, timesheet);
