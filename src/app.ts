@@ -9,7 +9,9 @@ import { tryGraphQLFastLane } from './graphql/fast-lane.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
 import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
 import { createRateLimits } from './http/rate-limits.js';
-import { readBody } from './http/read-body.js';
+import { readUtf8Body } from './http/read-body.js';
+import { trustedProxyList } from './http/client-address.js';
+import { TokenAttempts } from './http/token-attempts.js';
 import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
 import { sendJson } from './http/respond.js';
 import { apiError, asApiError, errorCodeOf, headersForCode, statusForCode } from './errors.js';
@@ -65,7 +67,9 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb });
   const webhooks = new WebhookWorkers({ db: backgroundDb, yoga: backgroundYoga, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = config.limits.bodyLimitBytes;
-  const admission = new Admission(authenticator, createRateLimits(config.limits, db));
+  const rateLimits = createRateLimits(config.limits, db);
+  const admission = new Admission(authenticator, rateLimits);
+  const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
   const rest = new RestAdapter(routes, { yoga, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
   let draining = false;
 
@@ -83,7 +87,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
-        const body = await readBody(req, bodyLimitBytes);
+        const body = await readUtf8Body(req, bodyLimitBytes);
         if (await tryGraphQLFastLane(yoga, req, res, body, { principal, requestId })) return;
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
@@ -106,15 +110,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return handleGraphQL(req, res);
     if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
-    if (url.pathname === TOKEN_PATH) {
-      try {
-        await admission.admitTokenRequest(req, res);
-      } catch (error) {
-        req.resume();
-        return sendFailure(res, error);
-      }
-      return handleTokenRequest(req, res, authenticator, bodyLimitBytes);
-    }
+    if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
     req.resume();
     sendJson(res, 404, failureEnvelope(404, [`No route for ${req.method} ${url.pathname}`]));
@@ -131,7 +127,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
       },
     ),
   );
-  answerClientErrors(server, logger);
+  answerClientErrors(server, logger, config.limits);
 
   server.on('listening', () => webhooks.start());
 

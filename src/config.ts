@@ -198,8 +198,15 @@ export interface LimitsConfig {
   headersTimeoutMs: number;
   /** Requests per minute per API key (REST and GraphQL together). */
   rateLimitPerMinute: number;
-  /** Token requests per minute per client address; a refused API key costs extra points. */
+  /** Token requests per minute per client address, refused or not. */
   tokenRateLimitPerMinute: number;
+  /** Refused API keys per minute per stored key prefix, from all addresses together. */
+  tokenPrefixFailuresPerMinute: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (CIDR ranges). Only a request whose socket peer is
+   * in one of them is attributed to the address it forwards for.
+   */
+  trustedProxies: readonly string[];
   rateLimitStore: 'memory' | 'postgres';
   graphql: {
     maxDepth: number;
@@ -249,6 +256,8 @@ function loadLimitsConfig(env: Env, database: DatabaseConfig): LimitsConfig {
     headersTimeoutMs: Math.min(requestTimeoutMs, intVar(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000)),
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     tokenRateLimitPerMinute: intVar(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
+    tokenPrefixFailuresPerMinute: intVar(env, 'TOKEN_PREFIX_FAILURES_PER_MINUTE', 10, 1, 10_000_000),
+    trustedProxies: cidrListVar(env, 'TRUSTED_PROXIES'),
     rateLimitStore: store,
     graphql: {
       maxDepth: intVar(env, 'GRAPHQL_MAX_DEPTH', 10, 1, 1000),

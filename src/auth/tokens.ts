@@ -17,6 +17,19 @@ interface VerifiedToken {
   expiresAt: number;
 }
 
+/**
+ * Three base64url segments, each spelled the one way the encoder spells its bytes: no padding, no
+ * stray bits in the last character. The decoder forgives both, which would give one token several
+ * spellings (each a different cache entry, log value or revocation-list key).
+ */
+function isCanonicalCompactJws(token: string): boolean {
+  const segments = token.split('.');
+  return (
+    segments.length === 3 &&
+    segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment)
+  );
+}
+
 /** Enough for every live token of a busy instance; past it the oldest entry is dropped. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -61,6 +74,7 @@ export class TokenIssuer {
 
   /** The API key id the token was issued for, or null when the token is not valid now. */
   async verify(token: string): Promise<VerifiedToken | null> {
+    if (!isCanonicalCompactJws(token)) return null;
     const known = this.verified.get(token);
     if (known) {
       if (known.expiresAt > this.now()) return known;

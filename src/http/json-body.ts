@@ -1,14 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { apiError, badInput } from '../errors.js';
-import { readBody } from './read-body.js';
+import { readBody, utf8Body } from './read-body.js';
 
 export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && /^application\/json\s*(;|$)/i.test(header.trim());
 }
 
 /**
- * Reads a JSON object body: Content-Type must be application/json (415), the text must
- * parse (400), it must be an object (400), and only `allowed` keys may appear (400).
+ * Reads a JSON object body: Content-Type must be application/json (415), the bytes UTF-8 (415),
+ * the text must parse (400), it must be an object (400), and only `allowed` keys may appear (400).
  */
 export async function readJsonObject(
   req: IncomingMessage,
@@ -19,9 +19,10 @@ export async function readJsonObject(
   if (!isJsonContentType(req.headers['content-type'])) {
     throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
+  const text = utf8Body(raw, req.headers['content-type']).toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw badInput('Request body is not valid JSON');
   }

@@ -22,10 +22,17 @@ export class Budget {
   constructor(
     private readonly limiter: RateLimiterAbstract,
     name: string,
-    quota: number,
+    private readonly quota: number,
   ) {
     this.policyHeader = `"${name}";q=${quota};w=${WINDOW_SECONDS}`;
     this.prefix = `"${name}";r=`;
+  }
+
+  /** Spends what is left of `key`'s budget for this window; returns the milliseconds until it refills. */
+  async exhaust(key: string, res: ServerResponse): Promise<number> {
+    const state = await this.limiter.penalty(key, this.quota);
+    this.setHeaders(res, state);
+    return state.msBeforeNext;
   }
 
   /** Takes one point for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent. */
@@ -50,9 +57,32 @@ export class Budget {
   }
 }
 
+/**
+ * A count of failures that advertises nothing (no RateLimit headers): the caller decides what an
+ * overdrawn count means.
+ */
+export class FailureCount {
+  constructor(
+    private readonly limiter: RateLimiterAbstract,
+    readonly quota: number,
+  ) {}
+
+  /** Records one failure for `key`: null while within the quota, else how far over and for how long. */
+  async record(key: string): Promise<{ over: number; msBeforeNext: number } | null> {
+    try {
+      await this.limiter.consume(key, 1);
+      return null;
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      return { over: error.consumedPoints - this.quota, msBeforeNext: error.msBeforeNext };
+    }
+  }
+}
+
 export interface RateLimits {
   perKey: Budget;
   tokenPerAddress: Budget;
+  tokenPrefixFailures: FailureCount;
 }
 
 /**
@@ -79,5 +109,6 @@ export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
   return {
     perKey: new Budget(build('key', limits.rateLimitPerMinute), 'default', limits.rateLimitPerMinute),
     tokenPerAddress: new Budget(build('token', limits.tokenRateLimitPerMinute), 'token', limits.tokenRateLimitPerMinute),
+    tokenPrefixFailures: new FailureCount(build('token-prefix', limits.tokenPrefixFailuresPerMinute), limits.tokenPrefixFailuresPerMinute),
   };
 }

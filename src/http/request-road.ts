@@ -8,6 +8,7 @@ import { recordRequest } from '../observability/metrics.js';
 import { failureEnvelope } from '../rest/envelope.js';
 import type { RestRoute } from '../rest/routes.js';
 import type { RateLimits } from './rate-limits.js';
+import { headerBytes, headerOverflowStatus } from './header-overflow.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { sendJson } from './respond.js';
 
@@ -27,10 +28,15 @@ export function factsOf(res: ServerResponse): RequestFacts | undefined {
 }
 
 
-/** Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS). */
+/**
+ * Node server options that bound header size and slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS).
+ * Node counts the request target towards maxHeaderSize, so it gets room for both limits; each is
+ * then checked on its own (requestRoad), and what node refuses is sorted out by answerClientErrors.
+ */
 export function serverOptions(limits: LimitsConfig): ServerOptions {
   return {
-    maxHeaderSize: limits.maxHeaderBytes,
+    // Node refuses once the count reaches maxHeaderSize: one byte more lets both limits be met exactly.
+    maxHeaderSize: limits.maxUrlLength + limits.maxHeaderBytes + 1,
     requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.headersTimeoutMs,
     // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
@@ -56,6 +62,16 @@ function pathnameOf(url: string | undefined): string {
   if (!url) return '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
+}
+
+/**
+ * Whether a URL parser would fold the path into another one: "." and ".." segments in any
+ * spelling (%2e counts as a dot), and slashes that are encoded (%2F, %5C) or backward. Such a path
+ * is refused rather than resolved, so what is routed is always what the caller wrote.
+ */
+export function foldsIntoAnotherPath(pathname: string): boolean {
+  if (/%2f|%5c|\\/i.test(pathname)) return true;
+  return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
 /** A failure in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
@@ -113,31 +129,57 @@ export function requestRoad(
       sendRefusal(res, pathnameOf(req.url).slice(0, 16), 414, `URL exceeds ${limits.maxUrlLength} characters`, 'URI_TOO_LONG');
       return;
     }
+    if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) {
+      req.resume();
+      sendRefusal(res, pathnameOf(req.url), 431, `Request headers exceed ${limits.maxHeaderBytes} bytes`, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+      return;
+    }
+    const pathname = pathnameOf(req.url);
+    if (foldsIntoAnotherPath(pathname)) {
+      req.resume();
+      sendJson(res, 400, failureEnvelope(400, ['Request path must not contain dot segments or encoded slashes']));
+      return;
+    }
     handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));
   };
+}
+
+/** What node's HTTP parser attaches to the errors it reports. */
+interface ParserError extends Error {
+  code?: string;
+  /** The packet being parsed when the error was found. */
+  rawPacket?: Buffer;
+  /** Where in rawPacket the parser stopped. */
+  bytesParsed?: number;
 }
 
 /**
  * Answers what node refuses before a handler runs (oversized headers, time-outs, malformed
  * HTTP) in the envelope, instead of node's bare status line.
  */
-export function answerClientErrors(server: Server, logger: Logger): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+export function answerClientErrors(server: Server, logger: Logger, limits: LimitsConfig): void {
+  server.on('clientError', (error: ParserError, socket: Socket) => {
     const code = error.code ?? '';
     const status =
       code === 'HPE_HEADER_OVERFLOW'
-        ? 431
+        ? headerOverflowStatus(error.rawPacket, error.bytesParsed, limits.maxUrlLength)
         : code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? 408
           : code === 'HPE_URI_TOO_LONG'
             ? 414
             : 400;
     logger.info({ status, code }, 'client error');
+    const message =
+      status === 414
+        ? `URL exceeds ${limits.maxUrlLength} characters`
+        : status === 431
+          ? `Request headers exceed ${limits.maxHeaderBytes} bytes`
+          : (STATUS_CODES[status] ?? 'Bad request');
     const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (pending && !pending.headersSent) {
       // The request had reached a handler (a slow body): answer through its response object.
       pending.shouldKeepAlive = false;
-      sendJson(pending, status, failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']), { connection: 'close' });
+      sendJson(pending, status, failureEnvelope(status, [message]), { connection: 'close' });
       pending.once('finish', () => socket.destroySoon());
       return;
     }
@@ -145,7 +187,7 @@ export function answerClientErrors(server: Server, logger: Logger): void {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(failureEnvelope(status, [STATUS_CODES[status] ?? 'Bad request']));
+    const body = JSON.stringify(failureEnvelope(status, [message]));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
@@ -169,14 +211,5 @@ export class Admission {
     if (facts) facts.keyId = principal.keyId;
     await this.rateLimits.perKey.consume(principal.keyId, res);
     return principal;
-  }
-
-  /**
-   * The token endpoint's budget is per client address (there is no key yet). Every request
-   * costs one point, refused or not, so guessing keys is held to TOKEN_RATE_LIMIT_PER_MINUTE
-   * tries a minute without a few typos locking a client out for longer than that.
-   */
-  async admitTokenRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    await this.rateLimits.tokenPerAddress.consume(req.socket.remoteAddress ?? 'unknown', res);
   }
 }

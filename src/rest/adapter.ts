@@ -3,7 +3,7 @@ import { Kind, type DocumentNode, type ExecutionResult, type OperationDefinition
 import type { Principal } from '../auth/principal.js';
 import { badInput, errorCodeOf, headersForCode, statusForCode, type ErrorCode } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
-import { readBody } from '../http/read-body.js';
+import { readUtf8Body } from '../http/read-body.js';
 import { sendJson } from '../http/respond.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { failureEnvelope, successEnvelope } from './envelope.js';
@@ -155,7 +155,7 @@ export class RestAdapter {
     if (route.body === 'json') {
       input.body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
     } else {
-      const raw = await readBody(req, this.options.bodyLimitBytes);
+      const raw = await readUtf8Body(req, this.options.bodyLimitBytes);
       if (route.body === 'cursor') input.query = mergeQuery(url.searchParams, cursorFromBody(raw));
       else if (!isEmptyBody(raw)) throw badInput('This endpoint takes no request body');
     }

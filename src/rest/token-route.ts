@@ -1,38 +1,50 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
-import { badInput } from '../errors.js';
+import { badInput, errorCodeOf } from '../errors.js';
 import { readJsonObject } from '../http/json-body.js';
 import { sendJson } from '../http/respond.js';
+import type { TokenAttempts } from '../http/token-attempts.js';
 import { failureEnvelope, successEnvelope } from './envelope.js';
 import { sendFailure } from './send-failure.js';
 
 export const TOKEN_PATH = '/api/external/token/request';
 const TOKEN_BODY_FIELDS = new Set(['apiKey']);
 
+export interface TokenRouteDeps {
+  authenticator: Authenticator;
+  attempts: TokenAttempts;
+  bodyLimitBytes: number;
+}
+
 /**
  * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token.
  * It is the one REST path that is not a GraphQL operation, because it runs before a
  * Principal exists; it belongs to the auth layer and only shapes the envelope here.
  */
-export async function handleTokenRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  authenticator: Authenticator,
-  bodyLimitBytes: number,
-): Promise<void> {
-  if (req.method !== 'POST') {
-    req.resume();
-    sendJson(res, 405, failureEnvelope(405, [`Method ${req.method} is not allowed here; use POST`]), { allow: 'POST' });
-    return;
-  }
+export async function handleTokenRequest(req: IncomingMessage, res: ServerResponse, deps: TokenRouteDeps): Promise<void> {
   try {
-    authenticator.checkSubscriptionKey(req.headers);
-    const body = await readJsonObject(req, bodyLimitBytes, TOKEN_BODY_FIELDS);
+    const client = await deps.attempts.admit(req, res);
+    if (req.method !== 'POST') {
+      req.resume();
+      sendJson(res, 405, failureEnvelope(405, [`Method ${req.method} is not allowed here; use POST`]), { allow: 'POST' });
+      return;
+    }
+    deps.authenticator.checkSubscriptionKey(req.headers);
+    const body = await readJsonObject(req, deps.bodyLimitBytes, TOKEN_BODY_FIELDS);
     const { apiKey } = body;
     if (typeof apiKey !== 'string' || apiKey === '') throw badInput('apiKey must be a non-empty string');
-    const token = await authenticator.requestToken(req.headers, apiKey);
-    sendJson(res, 200, successEnvelope(200, token));
+    try {
+      const token = await deps.authenticator.requestToken(req.headers, apiKey);
+      sendJson(res, 200, successEnvelope(200, token));
+    } catch (error) {
+      // The subscription key passed above, so a refusal here is about the API key.
+      if (errorCodeOf(error as { extensions?: Record<string, unknown> }) === 'UNAUTHENTICATED') {
+        await deps.attempts.keyRefused(apiKey, client, res);
+      }
+      throw error;
+    }
   } catch (error) {
+    req.resume();
     sendFailure(res, error);
   }
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
 import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { withoutWrites } from '../rest/http.js';
@@ -107,6 +107,7 @@ describe('credentials on every endpoint', () => {
       const headers = await breakage(valid[endpoint.keyType]);
       const res = await withoutWrites(t, () => send(endpoint, headers));
       expectFailure(res, 401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
     });
 
     it('refuses the other key type with 403 and writes nothing', async () => {

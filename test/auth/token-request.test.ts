@@ -44,8 +44,14 @@ describe('POST /api/external/token/request', () => {
     expectEnvelope(await t.request('GET', '/api/external/timesheets/9001', { token: env.data.accessToken }), 200);
   });
 
-  it('refuses an unknown API key with 401', async () => {
-    expectFailure(await requestToken({ apiKey: 'sgk_not-a-key-that-exists' }), 401);
+  it('refuses an unknown API key with 401 and a Bearer challenge', async () => {
+    const res = await requestToken({ apiKey: 'sgk_not-a-key-that-exists' });
+    expectFailure(res, 401);
+    // HTTP wants a challenge on every 401; the credential this API takes is the Bearer token issued here.
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    const noSubKey = await requestToken({ apiKey: 'sgk_not-a-key-that-exists' }, { subKey: null });
+    expectFailure(noSubKey, 401);
+    expect(noSubKey.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('refuses a revoked API key with 401', async () => {

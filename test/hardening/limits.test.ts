@@ -24,6 +24,38 @@ function rawExchange(t: TestApp, send: (write: (chunk: string) => void) => void,
   });
 }
 
+/**
+ * Writes `pieces` one after another (pausing `gapMs` between them) and resolves with whatever the
+ * server answered; a server that closes while the client is still sending is not an error here.
+ */
+function sendPieces(t: TestApp, pieces: string[], gapMs = 0): Promise<string> {
+  const { port } = new URL(t.baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    const timer = setTimeout(() => socket.destroy(), 10_000);
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        if (socket.destroyed) return;
+        socket.write(piece);
+        if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+      }
+    });
+  });
+}
+
+function piecesOf(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
 function envelopeOf(raw: string): { status: number; body: any } {
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
   const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
@@ -72,6 +104,44 @@ describe('HTTP limits', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('refuses a request target longer than the header limit with 414, not 431', async () => {
+    // MAX_URL_LENGTH 512, MAX_HEADER_BYTES 4096: these targets are far past both.
+    for (const length of [5_000, 20_000, 1_000_000]) {
+      const raw = await sendPieces(t, [`GET /api/external/timesheets/9001?pad=${'a'.repeat(length)} HTTP/1.1\r\nhost: x\r\n\r\n`]);
+      const { status, body } = envelopeOf(raw);
+      expect(status, `target of ${length}`).toBe(414);
+      expectFailure({ status, headers: { 'content-type': 'application/json' }, body }, 414);
+    }
+  });
+
+  it('refuses a long request target with 414 when it arrives in small pieces', async () => {
+    const request = `GET /api/external/timesheets/9001?pad=${'a'.repeat(12_000)} HTTP/1.1\r\nhost: x\r\n\r\n`;
+    const { status } = envelopeOf(await sendPieces(t, piecesOf(request, 700), 2));
+    expect(status).toBe(414);
+  });
+
+  it('refuses oversized headers with 431 when they arrive in small pieces', async () => {
+    const request = `GET /healthz HTTP/1.1\r\nhost: x\r\nx-junk: ${'a b '.repeat(3000)}\r\n\r\n`;
+    const { status } = envelopeOf(await sendPieces(t, piecesOf(request, 700), 2));
+    expect(status).toBe(431);
+  });
+
+  it('judges the request target and the headers each against its own limit', async () => {
+    // A target just under MAX_URL_LENGTH plus headers just under MAX_HEADER_BYTES is fine,
+    // although together they are more than either limit.
+    const target = `/healthz?pad=${'a'.repeat(480)}`;
+    const ok = envelopeOf(await sendPieces(t, [`GET ${target} HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(3900)}\r\nconnection: close\r\n\r\n`]));
+    expect(ok.status).toBe(200);
+    // Headers over MAX_HEADER_BYTES are 431 whatever the target; a long target with small headers is 414.
+    const headers = await sendPieces(t, [`GET ${target} HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(4200)}\r\nconnection: close\r\n\r\n`]);
+    expect(envelopeOf(headers).status).toBe(431);
+    const justOver = await sendPieces(t, [`GET /healthz HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(4100)}\r\nconnection: close\r\n\r\n`]);
+    expect(envelopeOf(justOver).status).toBe(431);
+    expect(justOver).toMatch(/\r\nx-request-id: /i);
+    const url = envelopeOf(await sendPieces(t, [`GET ${target}${'a'.repeat(600)} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`]));
+    expect(url.status).toBe(414);
+  });
+
   it('refuses oversized headers with 431 in the envelope', async () => {
     const raw = await rawExchange(t, (write) =>
       write(`GET /api/external/timesheets/9001 HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(8000)}\r\n\r\n`),
@@ -91,6 +161,25 @@ describe('HTTP limits', () => {
     const { status, body } = envelopeOf(raw);
     expect(status).toBe(408);
     expectFailure({ status, headers: { 'content-type': 'application/json' }, body }, 408);
+  });
+});
+
+describe('HTTP limits at their defaults (MAX_URL_LENGTH 8192, MAX_HEADER_BYTES 16384)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers a URL over 16 KB with 414, headers over 16 KiB with 431, and lets both just under their limits through', async () => {
+    const longUrl = await sendPieces(t, [`GET /healthz?pad=${'a'.repeat(17_000)} HTTP/1.1\r\nhost: x\r\n\r\n`]);
+    expect(envelopeOf(longUrl).status).toBe(414);
+    const bigHeaders = await sendPieces(t, [`GET /healthz HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(17_000)}\r\n\r\n`]);
+    expect(envelopeOf(bigHeaders).status).toBe(431);
+    const both = await sendPieces(t, [
+      `GET /healthz?pad=${'a'.repeat(8000)} HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(16_000)}\r\nconnection: close\r\n\r\n`,
+    ]);
+    expect(envelopeOf(both).status).toBe(200);
   });
 });
 

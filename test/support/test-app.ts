@@ -52,6 +52,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Suites create many tokens from one address; rate-limit tests set small budgets themselves.
     RATE_LIMIT_PER_MINUTE: '1000000',
     TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+    TOKEN_PREFIX_FAILURES_PER_MINUTE: '1000000',
     LOG_LEVEL: 'silent',
     ...options.env,
   });

@@ -1,0 +1,78 @@
+import { BlockList, isIP } from 'node:net';
+
+/** TRUSTED_PROXIES as a BlockList (the ranges were checked when the configuration was loaded). */
+export function trustedProxyList(cidrs: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const slash = cidr.lastIndexOf('/');
+    const address = normalise(cidr.slice(0, slash)) ?? cidr.slice(0, slash);
+    list.addSubnet(address, Number(cidr.slice(slash + 1)), isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  }
+  return list;
+}
+
+/**
+ * One spelling per address, or null when `raw` is not one: a port or brackets a proxy may add are
+ * dropped, and an IPv4-mapped IPv6 address (what a dual-stack socket reports) becomes plain IPv4.
+ */
+function normalise(raw: string): string | null {
+  let value = raw.trim();
+  const bracketed = /^\[([^\]]+)\](?::[0-9]+)?$/.exec(value);
+  if (bracketed) value = bracketed[1] ?? '';
+  else if (/^[0-9.]+:[0-9]+$/.test(value)) value = value.slice(0, value.lastIndexOf(':'));
+  const mapped = /^::ffff:([0-9]+\.[0-9]+\.[0-9]+\.[0-9]+)$/i.exec(value);
+  if (mapped) value = mapped[1] ?? '';
+  return isIP(value) === 0 ? null : value.toLowerCase();
+}
+
+function isTrusted(address: string, trusted: BlockList): boolean {
+  return trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * The address a request comes from. The socket peer, unless the peer is a trusted proxy: then
+ * X-Forwarded-For is read from the right (the hop nearest to us) past every trusted hop, and the
+ * first address that is not trusted is the client. Entries left of it were written by the client
+ * and are never believed. An entry that is not an address ends the walk at the hop that passed it on.
+ */
+export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: BlockList): string {
+  const socketAddress = normalise(peer ?? '');
+  if (socketAddress === null) return peer ?? 'unknown';
+  if (!isTrusted(socketAddress, trusted) || forwardedFor === undefined) return socketAddress;
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+  let client = socketAddress;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const raw = hops[i]?.trim() ?? '';
+    if (raw === '') continue;
+    const hop = normalise(raw);
+    if (hop === null) return client;
+    client = hop;
+    if (!isTrusted(hop, trusted)) return hop;
+  }
+  return client;
+}
+
+/** The eight 16-bit groups of an IPv6 address, as numbers. */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const dotted = /([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
+}
+
+/**
+ * The key a client's token budget is kept under: its IPv4 address, or its IPv6 /64, because one
+ * IPv6 subscriber usually holds a whole /64 and could otherwise take a fresh budget per address.
+ */
+export function addressBudgetKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address).slice(0, 4);
+  return `${groups.map((group) => group.toString(16)).join(':')}::/64`;
+}
