@@ -1,9 +1,9 @@
 import type { RouteTally } from './http-client.js';
 import type { ImportStats } from './imports.js';
-import type { OutboxSnapshot } from './outbox.js';
+import type { EventRow, OutboxSnapshot } from './outbox.js';
 import type { ReceiverKind, ReceiverStats } from './receivers.js';
 import type { ProcessSample } from './server-process.js';
-import type { StreamStats } from './streams.js';
+import { eventKey, type StreamStats } from './streams.js';
 import type { SoakSubscription } from './subscriptions.js';
 
 export interface Check {
@@ -17,15 +17,29 @@ export const GROWTH_TOLERANCE = 0.1;
 /** A live stream open this long after an import finished should have had its events. */
 export const LIVE_GRACE_MS = 3000;
 
+/** 5xx statuses, plus GraphQL INTERNAL_SERVER_ERROR answers (a server failure behind an HTTP 200). */
+export function clientServerErrors(tally: RouteTally): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [route, s] of tally.routes) {
+    const count = Object.entries(s.statuses).filter(([code]) => code.startsWith('5')).reduce((n, [, c]) => n + c, 0) + s.internalErrors;
+    if (count > 0) out.set(route, count);
+  }
+  return out;
+}
+
 export function serverErrorCheck(tally: RouteTally, serverSide: Map<string, number> | null): Check {
-  const client = [...tally.routes].map(([route, s]) => [route, Object.entries(s.statuses).filter(([code]) => code.startsWith('5')).reduce((n, [, c]) => n + c, 0)] as const);
-  const clientTotal = client.reduce((n, [, c]) => n + c, 0);
+  const client = clientServerErrors(tally);
+  const clientTotal = [...client.values()].reduce((n, c) => n + c, 0);
   const serverTotal = serverSide ? [...serverSide.values()].reduce((n, c) => n + c, 0) : 0;
   const parts = [
-    ...client.filter(([, c]) => c > 0).map(([route, c]) => `${route}: ${c}`),
+    ...[...client].map(([route, c]) => `${route}: ${c}`),
     ...(serverSide ? [...serverSide].map(([route, c]) => `server metrics ${route}: ${c}`) : ['server metrics unavailable']),
   ];
-  return { name: 'zero 5xx responses', ok: clientTotal === 0 && serverTotal === 0 && serverSide !== null, detail: parts.length ? parts.join('; ') : `none in ${requestTotal(tally)} requests` };
+  return {
+    name: 'zero 5xx responses (GraphQL INTERNAL_SERVER_ERROR included)',
+    ok: clientTotal === 0 && serverTotal === 0 && serverSide !== null,
+    detail: parts.length ? parts.join('; ') : `none in ${requestTotal(tally)} requests`,
+  };
 }
 
 export function requestTotal(tally: RouteTally): number {
@@ -135,22 +149,38 @@ export function importCheck(stats: ImportStats): Check {
 
 /**
  * Live streams: each opened (no refusal), none ended by the server, and each one open across
- * a committed import of its company (both companies change in every import) saw an event.
+ * a whole committed import of its company (from before it started until LIVE_GRACE_MS after
+ * it ended) got every event of that company that occurred meanwhile.
  */
-export function liveCheck(streams: StreamStats, imports: ImportStats): Check {
+export function liveCheck(streams: StreamStats, imports: ImportStats, events: readonly EventRow[]): Check {
   const ended = streams.records.filter((r) => r.endedEarly !== null).length;
-  const silent = streams.records.filter(
-    (r) => r.events === 0 && r.closedAt !== null && imports.runs.some((i) => i.ok && i.startedAt > r.openedAt && i.endedAt + LIVE_GRACE_MS < (r.closedAt ?? 0)),
-  ).length;
-  const events = streams.records.reduce((n, r) => n + r.events, 0);
+  let owed = 0;
+  let missing = 0;
+  let silentStreams = 0;
+  for (const r of streams.records) {
+    const covered = imports.runs.filter((i) => i.ok && i.companyId === r.companyId && i.startedAt > r.openedAt && r.closedAt !== null && i.endedAt + LIVE_GRACE_MS < r.closedAt);
+    let missed = 0;
+    for (const i of covered) {
+      for (const e of events) {
+        if (e.companyId !== r.companyId || e.occurredAt < i.startedAt || e.occurredAt > i.endedAt) continue;
+        owed++;
+        if (!r.received.has(eventKey(`${e.event}.${e.eventType}`, e.occurredAt, e.recordId))) missed++;
+      }
+    }
+    missing += missed;
+    if (missed > 0) silentStreams++;
+  }
+  const received = streams.records.reduce((n, r) => n + r.events, 0);
   const problems = [
     streams.refused ? `${streams.refused} refused or failed to open` : '',
     ended ? `${ended} ended by the server` : '',
-    silent ? `${silent} open across an import but got no event` : '',
+    missing ? `${missing} of ${owed} events missing on ${silentStreams} streams` : '',
   ].filter(Boolean);
   return {
-    name: 'live streams open, stay open and receive events',
+    name: 'live streams open, stay open and get every event',
     ok: problems.length === 0 && streams.records.length > 0,
-    detail: problems.length ? `${problems.join('; ')} (${streams.samples.join(' / ')})` : `${streams.records.length} streams, ${events} events`,
+    detail: problems.length
+      ? `${problems.join('; ')}${streams.samples.length ? ` (${streams.samples.join(' / ')})` : ''}`
+      : `${streams.records.length} streams, ${received} events received, ${owed} checked against the events table`,
   };
 }

@@ -52,20 +52,21 @@ type LicenseRecord = Demo['licenses'][number];
 const SITE_COMPANY: Record<number, CompanyId> = { 100: 1, 101: 1, 110: 1, 200: 2 };
 
 /**
- * The data the imports keep changing, starting from the demo data set the server loads: every
- * import updates a timesheet and a license of each company, flips a timesheet between Pending
- * and Approved, and now and then adds a timesheet or a license, so every pair in SOAK_PAIRS
- * keeps happening. Records are sent whole, as an import replaces them.
+ * The data the imports keep changing, starting from the demo data set the server loads. Each
+ * import belongs to one company (so two imports in flight never touch the same rows): it
+ * updates a timesheet's notes or flips another between Pending and Approved, updates a
+ * license, and now and then adds a timesheet or a license, so every pair in SOAK_PAIRS keeps
+ * happening. Records are sent whole, as an import replaces them.
  */
 export class DataChanger {
   private readonly timesheets: TimesheetRecord[];
   private readonly licenses: LicenseRecord[];
   private readonly staff: Demo['staff'];
-  private round = 0;
+  private readonly rounds = new Map<CompanyId, number>();
   private nextTimesheetId = 60_001;
   private nextLicenseId = 800_001;
-  /** Records of the import in flight, known to the reads only once it committed. */
-  private pending: { timesheets: TimesheetRecord[]; licenses: LicenseRecord[] } | null = null;
+  /** New records of each company's import in flight, known to the reads only once it committed. */
+  private readonly pending = new Map<CompanyId, { timesheets: TimesheetRecord[]; licenses: LicenseRecord[] }>();
 
   constructor() {
     const demo = demoDataSet();
@@ -90,63 +91,60 @@ export class DataChanger {
     return this.staff.filter((s) => s.companyId === companyId).map((s) => s.id);
   }
 
-  private pick<T>(items: readonly T[]): T {
-    const item = items[this.round % items.length];
-    if (item === undefined) throw new Error('nothing to pick from');
-    return item;
-  }
-
-  /** The next import file's content; call `committed()` or `abandoned()` once it ran. */
-  nextImport(): { timesheets: TimesheetRecord[]; licenses: LicenseRecord[] } {
-    this.round++;
-    const stamp = new Date().toISOString();
+  /** The next import file of one company; call `committed()` or `abandoned()` once it ran. */
+  nextImport(companyId: CompanyId): { timesheets: TimesheetRecord[]; licenses: LicenseRecord[] } {
+    const round = (this.rounds.get(companyId) ?? 0) + 1;
+    this.rounds.set(companyId, round);
+    const at = <T>(items: readonly T[], n: number): T => {
+      const item = items[n % items.length];
+      if (item === undefined) throw new Error(`company ${companyId} has nothing to change`);
+      return item;
+    };
     const timesheets: TimesheetRecord[] = [];
     const licenses: LicenseRecord[] = [];
     const created = { timesheets: [] as TimesheetRecord[], licenses: [] as LicenseRecord[] };
-    for (const companyId of COMPANIES) {
-      const own = this.timesheets.filter((t) => this.companyOfTimesheet(t) === companyId);
-      const noted = this.pick(own);
-      noted.notes = [{ note: `soak round ${this.round} at ${stamp}` }];
+    const own = this.timesheets.filter((t) => this.companyOfTimesheet(t) === companyId);
+    if (round % 2 === 1) {
+      const noted = at(own, round);
+      noted.notes = [{ note: `soak round ${round} at ${new Date().toISOString()}` }];
       timesheets.push({ ...noted });
-      const flipped = own[(this.round * 7 + 3) % own.length];
-      if (flipped && flipped !== noted) {
-        const approve = flipped.status !== 'Approved';
-        flipped.status = approve ? 'Approved' : 'Pending';
-        flipped.approvedBy = approve ? 'Soak Supervisor' : null;
-        timesheets.push({ ...flipped });
-      }
-      if (this.round % 3 === 0) {
-        const template = this.pick(own);
-        const fresh = { ...template, timesheetId: this.nextTimesheetId++, status: 'Pending', approvedBy: null, notes: [{ note: `created in soak round ${this.round}` }] };
-        timesheets.push(fresh);
-        created.timesheets.push(fresh);
-      }
-      const ownLicenses = this.licenses.filter((l) => this.companyOfStaff(l.employeeId) === companyId);
-      const changed = this.pick(ownLicenses);
-      changed.reminder = changed.reminder === 30 ? 31 : 30;
-      licenses.push({ ...changed });
-      if (this.round % 4 === 0) {
-        const template = this.pick(ownLicenses);
-        const id = this.nextLicenseId++;
-        // Far from expiry, so the scheduler adds no expiring/expired events of its own.
-        const fresh = { ...template, securityLicenseId: id, licenseNumber: `SOAK-${id}`, expiryDate: '2029-06-01T00:00:00.000Z' };
-        licenses.push(fresh);
-        created.licenses.push(fresh);
-      }
+    } else {
+      const flipped = at(own, round * 7 + 3);
+      const approve = flipped.status !== 'Approved';
+      flipped.status = approve ? 'Approved' : 'Pending';
+      flipped.approvedBy = approve ? 'Soak Supervisor' : null;
+      timesheets.push({ ...flipped });
     }
-    this.pending = created;
+    if (round % 4 === 0) {
+      const fresh = { ...at(own, round), timesheetId: this.nextTimesheetId++, status: 'Pending', approvedBy: null, notes: [{ note: `created in soak round ${round}` }] };
+      timesheets.push(fresh);
+      created.timesheets.push(fresh);
+    }
+    const ownLicenses = this.licenses.filter((l) => this.companyOfStaff(l.employeeId) === companyId);
+    const changed = at(ownLicenses, round);
+    changed.reminder = changed.reminder === 30 ? 31 : 30;
+    licenses.push({ ...changed });
+    if (round % 6 === 0) {
+      const id = this.nextLicenseId++;
+      // Far from expiry, so the scheduler adds no expiring/expired events of its own.
+      const fresh = { ...at(ownLicenses, round), securityLicenseId: id, licenseNumber: `SOAK-${id}`, expiryDate: '2029-06-01T00:00:00.000Z' };
+      licenses.push(fresh);
+      created.licenses.push(fresh);
+    }
+    this.pending.set(companyId, created);
     return { timesheets, licenses };
   }
 
-  committed(): void {
-    if (!this.pending) return;
-    this.timesheets.push(...this.pending.timesheets);
-    this.licenses.push(...this.pending.licenses);
-    this.pending = null;
+  committed(companyId: CompanyId): void {
+    const created = this.pending.get(companyId);
+    if (!created) return;
+    this.timesheets.push(...created.timesheets);
+    this.licenses.push(...created.licenses);
+    this.pending.delete(companyId);
   }
 
   /** A failed import wrote nothing; its new records must not be read or updated later. */
-  abandoned(): void {
-    this.pending = null;
+  abandoned(companyId: CompanyId): void {
+    this.pending.delete(companyId);
   }
 }

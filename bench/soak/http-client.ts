@@ -9,6 +9,8 @@ export interface RouteStats {
   transportErrors: number;
   /** A response with the right status whose body still said something went wrong (GraphQL errors). */
   badBodies: number;
+  /** GraphQL errors with code INTERNAL_SERVER_ERROR: the server failed, though HTTP says 200. */
+  internalErrors: number;
   maxMs: number;
   /** A few examples of what went wrong, for the report. */
   samples: string[];
@@ -20,7 +22,7 @@ export class RouteTally {
   of(route: string): RouteStats {
     let stats = this.routes.get(route);
     if (!stats) {
-      stats = { requests: 0, statuses: {}, transportErrors: 0, badBodies: 0, maxMs: 0, samples: [] };
+      stats = { requests: 0, statuses: {}, transportErrors: 0, badBodies: 0, internalErrors: 0, maxMs: 0, samples: [] };
       this.routes.set(route, stats);
     }
     return stats;
@@ -87,9 +89,10 @@ export class ApiClient {
   async graphql(route: string, token: string, query: string, variables: Record<string, unknown>): Promise<Record<string, unknown> | null> {
     const res = await this.call(route, 'POST', '/graphql', { token, body: { query, variables }, expect: 200 });
     if (!res || res.status !== 200) return null;
-    const body = res.body as { data?: Record<string, unknown> | null; errors?: unknown[] };
+    const body = res.body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: unknown } }[] };
     if (body.errors?.length || !body.data) {
-      this.tally.of(route).badBodies++;
+      if (body.errors?.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')) this.tally.of(route).internalErrors++;
+      else this.tally.of(route).badBodies++;
       this.tally.note(route, `graphql errors: ${JSON.stringify(body.errors ?? body).slice(0, 200)}`);
       return null;
     }

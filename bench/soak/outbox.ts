@@ -6,6 +6,7 @@ export interface EventRow {
   event: string;
   eventType: string;
   companyId: number;
+  recordId: number;
   occurredAt: number;
 }
 
@@ -44,11 +45,12 @@ export class OutboxReader {
   }
 
   async snapshot(subscriptionIds: readonly number[]): Promise<OutboxSnapshot> {
-    const events = (await this.db('webhook_events').select('id', 'event', 'event_type', 'company_id', 'occurred_at').orderBy('id')) as {
+    const events = (await this.db('webhook_events').select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at').orderBy('id')) as {
       id: number;
       event: string;
       event_type: string;
       company_id: number;
+      record_id: number;
       occurred_at: string;
     }[];
     const deliveries = (await this.db('webhook_deliveries').select('event_id', 'subscription_id', 'webhook_id', 'state', 'attempt_count')) as {
@@ -66,6 +68,7 @@ export class OutboxReader {
         event: e.event,
         eventType: e.event_type,
         companyId: Number(e.company_id),
+        recordId: Number(e.record_id),
         occurredAt: Date.parse(e.occurred_at),
       })),
       deliveries: deliveries.map((d) => ({

@@ -14,9 +14,9 @@ export function routeTable(tally: RouteTally): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([route, s]) => {
       const of = (prefix: string) => Object.entries(s.statuses).filter(([code]) => code.startsWith(prefix)).reduce((n, [, c]) => n + c, 0);
-      return [route, s.requests, of('2'), of('4'), of('5'), s.transportErrors, s.badBodies, s.maxMs];
+      return [route, s.requests, of('2'), of('4'), of('5'), s.internalErrors, s.transportErrors, s.badBodies, s.maxMs];
     });
-  return table(['route', 'requests', '2xx', '4xx', '5xx', 'no answer', 'bad body', 'max ms'], rows);
+  return table(['route', 'requests', '2xx', '4xx', '5xx', 'GraphQL internal', 'no answer', 'bad body', 'max ms'], rows);
 }
 
 export function checkLines(checks: readonly Check[]): string {

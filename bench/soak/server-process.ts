@@ -24,6 +24,8 @@ export function sampleProcess(pid: number): ProcessSample {
 /** The last lines a child wrote, so a failure can show them without keeping a whole run's output. */
 class Tail {
   readonly lines: string[] = [];
+  /** The last few error lines, cut short: a stack is enough to say where, not worth a screenful. */
+  readonly errors: string[] = [];
   private partial = '';
   errorLines = 0;
 
@@ -33,7 +35,11 @@ class Tail {
     this.partial = parts.pop() ?? '';
     for (const line of parts) {
       // pino levels: 50 error, 60 fatal; plain console.error lines from the server count too.
-      if (/"level":(5|6)0/.test(line) || /^(webhook dispatcher|live events|shiftgate):/.test(line)) this.errorLines++;
+      if (/"level":(5|6)0/.test(line) || /^(webhook dispatcher|live events|shiftgate):/.test(line)) {
+        this.errorLines++;
+        this.errors.push(line.length > 700 ? `${line.slice(0, 700)}…` : line);
+        if (this.errors.length > 5) this.errors.shift();
+      }
       this.lines.push(line);
       if (this.lines.length > KEPT_LINES) this.lines.shift();
     }
@@ -101,6 +107,10 @@ export class ServerProcess {
 
   lastLines(count: number): string[] {
     return this.tail.lines.slice(-count);
+  }
+
+  lastErrors(): string[] {
+    return [...this.tail.errors];
   }
 
   sample(): ProcessSample {

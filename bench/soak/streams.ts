@@ -5,6 +5,27 @@ import { sleep } from './time.js';
 const QUERY = 'subscription { events { type timestamp data } }';
 const HEADERS_TIMEOUT_MS = 10_000;
 
+/** The same key for a streamed event and its row in the events table. */
+export function eventKey(type: string, occurredAtMs: number, recordId: number): string {
+  return `${type}|${occurredAtMs}|${recordId}`;
+}
+
+function liveEventKey(frame: string): string | null {
+  const data = frame
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .join('');
+  try {
+    const event = (JSON.parse(data) as { data?: { events?: { type?: unknown; timestamp?: unknown; data?: Record<string, unknown> } } }).data?.events;
+    const recordId = event?.data?.timesheetId ?? event?.data?.securityLicenseId;
+    if (typeof event?.type !== 'string' || typeof event.timestamp !== 'string' || typeof recordId !== 'number') return null;
+    return eventKey(event.type, Date.parse(event.timestamp), recordId);
+  } catch {
+    return null;
+  }
+}
+
 /** One live-event stream as the client saw it. */
 export interface StreamRecord {
   companyId: CompanyId;
@@ -12,6 +33,8 @@ export interface StreamRecord {
   openedAt: number;
   closedAt: number | null;
   events: number;
+  /** `type|occurredAt ms|record id` of every event received, to compare with the events table. */
+  received: Set<string>;
   /** The server ended it (or it broke) before the client closed it. */
   endedEarly: string | null;
 }
@@ -93,7 +116,7 @@ export class LiveStreams {
         this.note(`stream refused: ${res.status} ${(await res.text()).slice(0, 200)}`);
         return;
       }
-      const opened: StreamRecord = { companyId, openedAt: Date.now(), closedAt: null, events: 0, endedEarly: null };
+      const opened: StreamRecord = { companyId, openedAt: Date.now(), closedAt: null, events: 0, received: new Set(), endedEarly: null };
       record = opened;
       this.stats.records.push(opened);
       const closeTimer = setTimeout(() => {
@@ -112,7 +135,11 @@ export class LiveStreams {
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const frame = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            if (/^event: next$/m.test(frame)) opened.events++;
+            if (/^event: next$/m.test(frame)) {
+              opened.events++;
+              const key = liveEventKey(frame);
+              if (key !== null) opened.received.add(key);
+            }
             else if (/^event: complete$/m.test(frame)) opened.endedEarly ??= 'the server completed the stream';
           }
           // Frames are small; a buffer this large means the stream is not speaking SSE.
