@@ -139,7 +139,7 @@ async function main(): Promise<number> {
     const eventsBefore = await outbox.maxEventId();
     const data = new DataChanger();
     const traffic = new Traffic(client, credentials, data, subscribers, book, { workers: 3, pauseMs: 120 });
-    const streams = new LiveStreams(gateway.baseUrl, SUBSCRIPTION_KEY, credentials, { parallel: 2, minOpenMs: 3000, maxOpenMs: 12_000 });
+    const streams = new LiveStreams(gateway.baseUrl, SUBSCRIPTION_KEY, credentials, { parallel: 2, minOpenMs: 4000, maxOpenMs: 15_000 });
     const imports = new ImportLanes(data, env, database.dir, IMPORT_INTERVAL_MS);
     for (const receiver of Object.values(receivers)) receiver.recover();
 
