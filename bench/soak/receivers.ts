@@ -5,6 +5,8 @@ import { Webhook } from 'standardwebhooks';
 export type ReceiverKind = 'healthy' | 'flaky' | 'hanging';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Beyond this many held responses the hanging receiver answers 204: a run must not exhaust descriptors. */
+const MAX_HELD = 1000;
 
 /** What one receiver saw; a delivery counts as acknowledged once a 2xx status line was sent for it. */
 export interface ReceiverStats {
@@ -140,6 +142,12 @@ export class Receiver {
         this.acknowledge(webhookId, type);
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       }
+      return;
+    }
+    if (this.held.size >= MAX_HELD) {
+      this.count('204-over-held-limit');
+      this.acknowledge(webhookId, type);
+      res.writeHead(204).end();
       return;
     }
     this.hangingTurn++;
