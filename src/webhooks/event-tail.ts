@@ -103,7 +103,10 @@ export class SnapshotTail implements EventTail {
   private floor: bigint | null = null;
   private readonly transactions = new Map<string, number>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly maxTracked = MAX_TRACKED_TRANSACTIONS,
+  ) {}
 
   get started(): boolean {
     return this.floor !== null;
@@ -127,7 +130,7 @@ export class SnapshotTail implements EventTail {
     if (this.floor === null) await this.skipToNow();
     const xacts = [...this.transactions.keys()];
     const ids = xacts.map((x) => this.transactions.get(x) ?? 0);
-    const admitNew = this.transactions.size < MAX_TRACKED_TRANSACTIONS;
+    const admitNew = this.transactions.size < this.maxTracked;
     const result = await this.db.raw<{ rows: (Record<string, unknown> & { snapshot_xmin: string; xact: string | null })[] }>(
       `select s.xmin::text as snapshot_xmin, e.*
          from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) s

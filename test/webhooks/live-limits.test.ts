@@ -6,19 +6,22 @@ import { startWebhookApp, waitFor } from './support.js';
 const QUERY = 'subscription { events { type } }';
 
 /** Asks for a stream and returns the answer as is (status, headers, JSON body), closing any stream. */
-async function askForStream(t: TestApp, token: string) {
+async function askForStream(t: TestApp, token: string, method: 'POST' | 'GET' = 'POST') {
   const controller = new AbortController();
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      authorization: `Bearer ${token}`,
-      'external-gh-apim-sub-key': SUB_KEY,
-    },
-    body: JSON.stringify({ query: QUERY }),
-    signal: controller.signal,
-  });
+  const headers: Record<string, string> = {
+    accept: 'text/event-stream',
+    authorization: `Bearer ${token}`,
+    'external-gh-apim-sub-key': SUB_KEY,
+  };
+  const res =
+    method === 'GET'
+      ? await fetch(`${t.baseUrl}/graphql?query=${encodeURIComponent(QUERY)}`, { headers, signal: controller.signal })
+      : await fetch(`${t.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: QUERY }),
+          signal: controller.signal,
+        });
   if (res.status === 200) {
     controller.abort();
     return { status: 200, headers: res.headers, body: undefined };
@@ -51,6 +54,7 @@ describe('caps on live event streams', () => {
     const c = await app.token({ type: 'developer', companyId: 2 });
     streams.push(await openEventStream(app.baseUrl, a, QUERY), await openEventStream(app.baseUrl, a, QUERY));
     expectRefused(await askForStream(app, a));
+    expectRefused(await askForStream(app, a, 'GET'));
     // Other requests of that key are not streams and go on as usual.
     const plain = await app.graphql(a, '{ __typename }');
     expect(plain.status).toBe(200);
