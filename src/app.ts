@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { migrateLatest, openDatabase, type Db } from './db/knex.js';
 import type { Services } from './graphql/context.js';
 import { tryGraphQLFastLane } from './graphql/fast-lane.js';
+import { StreamAdmission } from './graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
 import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
 import { createRateLimits } from './http/rate-limits.js';
@@ -22,6 +23,7 @@ import { failureEnvelope } from './rest/envelope.js';
 import { routes } from './rest/routes.js';
 import { sendFailure } from './rest/send-failure.js';
 import { handleTokenRequest, TOKEN_PATH } from './rest/token-route.js';
+import { LiveStreams } from './webhooks/live-streams.js';
 import { createWebhookServices, WebhookWorkers } from './webhooks/service.js';
 
 export interface App {
@@ -34,6 +36,8 @@ export interface App {
   server: Server;
   /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
   webhooks: WebhookWorkers;
+  /** Open live-event streams: their caps and credential watch. */
+  liveStreams: LiveStreams;
   logger: Logger;
   /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
   close(): Promise<void>;
@@ -70,6 +74,8 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const rateLimits = createRateLimits(config.limits, db);
   const admission = new Admission(authenticator, rateLimits);
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
+  const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
+  const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
   const rest = new RestAdapter(routes, { yoga, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
   let draining = false;
 
@@ -81,6 +87,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     const requestId = factsOf(res)?.requestId;
     try {
       const principal = await admission.admit(req, res);
+      let requestBody: Buffer | undefined;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
@@ -88,10 +95,12 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         }
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
         const body = await readUtf8Body(req, bodyLimitBytes);
+        requestBody = body;
         if (await tryGraphQLFastLane(yoga, req, res, body, { principal, requestId })) return;
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
-      await yoga(req, res, { principal, requestId });
+      const liveStream = await streamAdmission.admit(req, res, principal, requestBody);
+      await yoga(req, res, { principal, requestId, liveStream });
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;
@@ -140,9 +149,12 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     yoga,
     server,
     webhooks,
+    liveStreams,
     logger,
     async close() {
       draining = true;
+      // Streams would otherwise hold their connections open until SHUTDOWN_TIMEOUT_MS.
+      liveStreams.endAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Idle keep-alive sockets go at once; busy ones may finish until SHUTDOWN_TIMEOUT_MS.
       server.closeIdleConnections();

@@ -25,6 +25,7 @@ export interface Config {
   /** How long a SQLite statement waits for another connection's lock before failing (503). */
   sqliteBusyTimeoutMs: number;
   webhooks: WebhookConfig;
+  live: LiveConfig;
   /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
   limits: LimitsConfig;
 }
@@ -43,6 +44,14 @@ export interface WebhookConfig {
   leaseMs: number;
   concurrency: number;
   licenseScanIntervalSeconds: number;
+}
+
+/** Caps on GraphQL live-event streams (see docs/webhooks.md, "Live events"). */
+export interface LiveConfig {
+  /** Concurrent streams one API key may hold open on this instance. */
+  maxPerKey: number;
+  /** Concurrent streams on this instance, all keys together. */
+  maxStreams: number;
 }
 
 /** Invalid configuration: the message is one line that names the variable. */
@@ -156,6 +165,13 @@ function loadWebhookConfig(env: Env): WebhookConfig {
   };
 }
 
+function loadLiveConfig(env: Env): LiveConfig {
+  return {
+    maxPerKey: intVar(env, 'LIVE_MAX_STREAMS_PER_KEY', 10, 1, 100_000),
+    maxStreams: intVar(env, 'LIVE_MAX_STREAMS', 1000, 1, 100_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const database = parseDatabaseUrl(env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
   const dataDir = env.DATA_DIR?.trim()
@@ -184,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     poolMax,
     sqliteBusyTimeoutMs: intVar(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     webhooks: loadWebhookConfig(env),
+    live: loadLiveConfig(env),
     limits: loadLimitsConfig(env, database),
   };
 }

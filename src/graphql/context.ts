@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/knex.js';
 import type { CursorCodec } from '../pagination/cursor-codec.js';
+import type { LiveTicket } from '../webhooks/live-streams.js';
 import type { WebhookServices } from '../webhooks/service.js';
 
 /** Long-lived things every request may use; created once per app. */
@@ -16,4 +17,6 @@ export interface Services {
 export interface GraphQLContext {
   principal: Principal;
   services: Services;
+  /** The slot and credentials of a live stream; present only on requests admitted as one. */
+  liveStream?: LiveTicket;
 }

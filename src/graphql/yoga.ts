@@ -1,6 +1,7 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Principal } from '../auth/principal.js';
+import type { LiveTicket } from '../webhooks/live-streams.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
@@ -12,6 +13,8 @@ export interface ServerContext {
   principal?: Principal;
   /** Echoed in masked errors so a caller can quote it. */
   requestId?: string;
+  /** Set when the request was admitted as a live stream (src/graphql/subscriptions/stream-admission.ts). */
+  liveStream?: LiveTicket;
 }
 
 export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -55,10 +58,10 @@ export function createYogaApp(services: Services, options: YogaAppOptions = {}):
         Authorization: 'Bearer <access token>',
       }),
     },
-    context: ({ principal }): GraphQLContext => {
+    context: ({ principal, liveStream }): GraphQLContext => {
       // The HTTP layer never lets an unauthenticated request reach execution.
       if (!principal) throw new Error('request reached GraphQL without a principal');
-      return { principal, services };
+      return { principal, services, liveStream };
     },
   });
 }

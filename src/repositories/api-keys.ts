@@ -101,3 +101,14 @@ export async function revokeApiKey(db: Db, id: number): Promise<boolean> {
   const count = await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() });
   return count > 0;
 }
+
+/** Which of these keys exist and are not revoked (one query per 500 ids). */
+export async function activeApiKeyIds(db: Db, ids: readonly number[]): Promise<number[]> {
+  const active: number[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = (await db('api_keys').whereIn('id', chunk).whereNull('revoked_at').select('id')) as { id: number }[];
+    for (const row of rows) active.push(Number(row.id));
+  }
+  return active;
+}

@@ -1,5 +1,3 @@
-import { createPubSub } from 'graphql-yoga';
-
 /** What a live subscriber receives: the webhook body plus what the filters need. */
 export interface LiveEvent {
   companyId: number;
@@ -9,6 +7,12 @@ export interface LiveEvent {
   payload: string;
 }
 
+/** One subscriber's events, from subscribing until its iterator is returned. */
+export interface LiveSubscription extends AsyncIterable<LiveEvent> {
+  /** True when the subscriber fell too far behind and was cut off (its iterator then ends). */
+  readonly lagged: boolean;
+}
+
 /**
  * The seam for live events. In-process today (one server); with several instances on
  * PostgreSQL an implementation over LISTEN/NOTIFY replaces this one without touching the
@@ -16,48 +20,111 @@ export interface LiveEvent {
  */
 export interface LiveEventBus {
   publish(event: LiveEvent): void;
-  subscribe(): AsyncIterable<LiveEvent>;
+  /** Events for which `match` holds; nothing is registered until iteration starts. */
+  subscribe(match?: (event: LiveEvent) => boolean): LiveSubscription;
   /** Whether anyone listens (so payloads are only rendered when someone will read them). */
   readonly listening: boolean;
 }
 
+/**
+ * Events a subscriber may have waiting. The relay publishes as fast as it reads; a client that
+ * reads slower than that for this long is cut off rather than buffered without end (payload
+ * strings are shared between subscribers, so this is references, not copies).
+ */
+export const MAX_QUEUED_EVENTS = 10_000;
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+class Subscriber implements AsyncIterator<LiveEvent> {
+  private queue: LiveEvent[] = [];
+  private head = 0;
+  private waiting: ((result: IteratorResult<LiveEvent>) => void) | null = null;
+  private closed = false;
+  lagged = false;
+
+  constructor(
+    readonly match: (event: LiveEvent) => boolean,
+    private readonly onClose: (subscriber: Subscriber) => void,
+  ) {}
+
+  push(event: LiveEvent): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ done: false, value: event });
+      return;
+    }
+    if (this.queue.length - this.head >= MAX_QUEUED_EVENTS) {
+      this.lagged = true;
+      this.close();
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  next(): Promise<IteratorResult<LiveEvent>> {
+    if (this.head < this.queue.length) {
+      const value = this.queue[this.head++] as LiveEvent;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
+      return Promise.resolve({ done: false, value });
+    }
+    if (this.closed) return Promise.resolve(DONE);
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  return(): Promise<IteratorResult<LiveEvent>> {
+    this.close();
+    return Promise.resolve(DONE);
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.head = 0;
+    this.onClose(this);
+    const resolve = this.waiting;
+    this.waiting = null;
+    resolve?.(DONE);
+  }
+}
+
+/**
+ * Fans events out to a set of subscribers, each with its own bounded queue. A plain set rather
+ * than an EventTarget or emitter: nothing here warns about listener counts, and the number of
+ * subscribers is bounded by the stream caps (LIVE_MAX_STREAMS).
+ */
 export class InProcessEventBus implements LiveEventBus {
-  private readonly pubsub = createPubSub<{ events: [LiveEvent] }>();
-  private listeners = 0;
+  private readonly subscribers = new Set<Subscriber>();
 
   get listening(): boolean {
-    return this.listeners > 0;
+    return this.subscribers.size > 0;
   }
 
   publish(event: LiveEvent): void {
-    this.pubsub.publish('events', event);
+    for (const subscriber of this.subscribers) {
+      if (subscriber.match(event)) subscriber.push(event);
+    }
   }
 
-  subscribe(): AsyncIterable<LiveEvent> {
-    const source = this.pubsub.subscribe('events');
-    // Counting happens when iteration starts and ends, which covers a client disconnecting.
-    const bus = this;
+  subscribe(match: (event: LiveEvent) => boolean = () => true): LiveSubscription {
+    const subscribers = this.subscribers;
+    let started: Subscriber | null = null;
     return {
+      get lagged() {
+        return started?.lagged ?? false;
+      },
       [Symbol.asyncIterator]() {
-        const iterator = source[Symbol.asyncIterator]();
-        bus.listeners++;
-        let open = true;
-        const close = () => {
-          if (open) bus.listeners--;
-          open = false;
-        };
-        return {
-          next: () => iterator.next(),
-          return: async (value?: unknown) => {
-            close();
-            return iterator.return ? iterator.return(value) : { done: true as const, value: undefined };
-          },
-          throw: async (error?: unknown) => {
-            close();
-            if (iterator.throw) return iterator.throw(error);
-            throw error;
-          },
-        } as AsyncIterator<LiveEvent>;
+        const subscriber = new Subscriber(match, (s) => subscribers.delete(s));
+        subscribers.add(subscriber);
+        started = subscriber;
+        return subscriber;
       },
     };
   }

@@ -1,29 +1,39 @@
 import type { Db } from '../db/knex.js';
+import { eventTailFor, type EventTail } from './event-tail.js';
 import type { LiveEventBus } from './live-bus.js';
 import type { PayloadRenderer } from './render.js';
+
+/** Rows read per query; a full batch is followed at once by the next. */
+const BATCH = 200;
 
 /**
  * Feeds the live bus from the events table. Tailing the table (rather than publishing from
  * the writer) means events written by any process — `shiftgate import`, another instance —
- * reach this instance's live clients too, and only after their transaction committed.
+ * reach this instance's live clients too, and only after their transaction committed. How the
+ * table is followed without passing over a row that commits late is the tail's business
+ * (src/webhooks/event-tail.ts).
  */
 export class LiveRelay {
-  private lastId: number | null = null;
+  private readonly tail: EventTail;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly bus: LiveEventBus,
     private readonly renderer: PayloadRenderer,
     private readonly intervalMs: number,
-  ) {}
+  ) {
+    this.tail = eventTailFor(db);
+  }
 
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.run(), this.intervalMs);
     this.timer.unref();
+    // The starting mark is taken now, so a client subscribing before the first poll misses nothing.
+    this.run();
   }
 
   /**
@@ -54,28 +64,31 @@ export class LiveRelay {
   }
 
   async tick(): Promise<void> {
-    if (this.lastId === null || !this.bus.listening) {
+    if (!this.tail.started || !this.bus.listening) {
       // Nobody listening: just move the mark, so a new client starts from "now".
-      const row = (await this.db('webhook_events').max('id as id').first()) as { id: number | null } | undefined;
-      this.lastId = Number(row?.id ?? 0);
+      await this.tail.skipToNow();
       return;
     }
-    const rows = (await this.db('webhook_events')
-      .where('id', '>', this.lastId)
-      .orderBy('id')
-      .limit(200)) as Record<string, unknown>[];
+    const rows = await this.tail.read(BATCH);
     for (const row of rows) {
-      this.lastId = Number(row.id);
       const event = {
-        eventId: Number(row.id),
-        event: String(row.event),
-        eventType: String(row.event_type),
-        companyId: Number(row.company_id),
-        recordId: Number(row.record_id),
-        occurredAt: String(row.occurred_at),
+        eventId: row.id,
+        event: row.event,
+        eventType: row.event_type,
+        companyId: row.company_id,
+        recordId: row.record_id,
+        occurredAt: row.occurred_at,
       };
-      const payload = await this.renderer.payloadOf(event, (row.payload as string | null) ?? null);
+      let payload: string;
+      try {
+        payload = await this.renderer.payloadOf(event, row.payload);
+      } catch (error) {
+        // One event that cannot be rendered must not hold back the ones behind it.
+        console.error('live events:', error instanceof Error ? error.message : error);
+        continue;
+      }
       this.bus.publish({ companyId: event.companyId, event: event.event, eventType: event.eventType, payload });
     }
+    if (rows.length === BATCH) this.again = true;
   }
 }

@@ -1,7 +1,17 @@
 import { SUB_KEY } from './test-app.js';
 
+export interface EventStream {
+  /** The `next` payloads, in order (a final error arrives here too, as `{ errors, data }`). */
+  messages: any[];
+  /** True once the server sent `event: complete`. */
+  readonly completed: boolean;
+  /** True once the response body ended or failed (the server closed the stream, or `close()`). */
+  readonly ended: boolean;
+  close(): void;
+}
+
 /** Opens a GraphQL subscription over server-sent events on `baseUrl` and collects the `next` payloads. */
-export async function openEventStream(baseUrl: string, token: string, query: string) {
+export async function openEventStream(baseUrl: string, token: string, query: string): Promise<EventStream> {
   const controller = new AbortController();
   const res = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
@@ -19,6 +29,8 @@ export async function openEventStream(baseUrl: string, token: string, query: str
     throw new Error(`not an event stream: ${res.headers.get('content-type')}`);
   }
   const messages: any[] = [];
+  let completed = false;
+  let ended = false;
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -34,11 +46,23 @@ export async function openEventStream(baseUrl: string, token: string, query: str
           buffer = buffer.slice(end + 2);
           const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
           if (frame.includes('event: next') && data) messages.push(JSON.parse(data));
+          if (frame.includes('event: complete')) completed = true;
         }
       }
     } catch {
       // aborted
+    } finally {
+      ended = true;
     }
   })();
-  return { messages, close: () => controller.abort() };
+  return {
+    messages,
+    get completed() {
+      return completed;
+    },
+    get ended() {
+      return ended;
+    },
+    close: () => controller.abort(),
+  };
 }

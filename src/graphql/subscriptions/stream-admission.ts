@@ -1,0 +1,69 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Kind, parse } from 'graphql';
+import type { Principal } from '../../auth/principal.js';
+import type { TokenIssuer } from '../../auth/tokens.js';
+import { unauthenticated } from '../../errors.js';
+import type { LiveStreams, LiveTicket } from '../../webhooks/live-streams.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The documents a /graphql request carries: `query` of the JSON body (one or a batch) and of the URL. */
+function documentsOf(req: IncomingMessage, body: Buffer | undefined): string[] {
+  const documents: string[] = [];
+  const fromUrl = new URL(req.url ?? '/', 'http://localhost').searchParams.get('query');
+  if (fromUrl !== null) documents.push(fromUrl);
+  if (body !== undefined && body.length > 0) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      return documents;
+    }
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (isRecord(item) && typeof item.query === 'string') documents.push(item.query);
+    }
+  }
+  return documents;
+}
+
+function hasSubscription(document: string, maxTokens: number): boolean {
+  // Cheap first: a subscription operation needs the keyword.
+  if (!document.includes('subscription')) return false;
+  try {
+    return parse(document, { noLocation: true, maxTokens }).definitions.some(
+      (d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription',
+    );
+  } catch {
+    return false; // yoga answers the syntax error itself
+  }
+}
+
+const BEARER = /^Bearer[ ]+(\S+)$/i;
+
+/**
+ * Decides, before yoga sees a /graphql request, whether it opens a live stream, and if so takes
+ * a slot for it (src/webhooks/live-streams.ts), so a stream over the caps is refused with a plain
+ * 429 rather than an event stream carrying an error. Deliberately broad: any subscription
+ * operation in the request counts, whichever operation is selected; a request counted that
+ * turns out to run a query holds its slot only until it is answered.
+ */
+export class StreamAdmission {
+  constructor(
+    private readonly streams: LiveStreams,
+    private readonly tokens: TokenIssuer,
+    private readonly maxTokens: number,
+  ) {}
+
+  /** A ticket for a request that asks for a subscription (already authenticated), else undefined. */
+  async admit(req: IncomingMessage, res: ServerResponse, principal: Principal, body: Buffer | undefined): Promise<LiveTicket | undefined> {
+    if (!documentsOf(req, body).some((document) => hasSubscription(document, this.maxTokens))) return undefined;
+    // The token was verified a moment ago (and is cached); this only learns when it expires.
+    const authorization = req.headers.authorization;
+    const token = typeof authorization === 'string' ? BEARER.exec(authorization.trim())?.[1] : undefined;
+    const verified = token ? await this.tokens.verify(token) : null;
+    if (!verified || verified.keyId !== principal.keyId) throw unauthenticated('Access token is invalid or expired');
+    return this.streams.admit(principal.keyId, verified.expiresAt, res);
+  }
+}

@@ -1,0 +1,164 @@
+import type { ServerResponse } from 'node:http';
+import type { GraphQLError } from 'graphql';
+import type { LiveConfig } from '../config.js';
+import type { Db } from '../db/knex.js';
+import { apiError, unauthenticated } from '../errors.js';
+import { activeApiKeyIds } from '../repositories/api-keys.js';
+
+/** How often open streams are checked against their token's expiry (and, when due, their key). */
+const SWEEP_MS = 500;
+/** What a refused stream is told: streams are long-lived, so a slot rarely frees sooner. */
+export const STREAM_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * One admitted live stream: a slot under the caps, and the credentials it runs on. The stream's
+ * events end when `end` is called (credentials gone, server closing, client gone); listeners
+ * registered with `onEnd` hear it once.
+ */
+export class LiveTicket {
+  private reason: GraphQLError | null | undefined = undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly keyId: number,
+    /** When the access token the stream was opened with expires (ms since the epoch). */
+    readonly expiresAt: number,
+    private readonly now: () => number,
+    private readonly released: (ticket: LiveTicket) => void,
+  ) {}
+
+  get ended(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** The error the client is told the stream ended with, or null when it just ends. */
+  get endedWith(): GraphQLError | null {
+    return this.reason ?? null;
+  }
+
+  /** Ends the stream now if its token has expired; true when the stream is (now) over. */
+  lapsed(): boolean {
+    if (!this.ended && this.now() >= this.expiresAt) this.end(unauthenticated('Access token expired'));
+    return this.ended;
+  }
+
+  end(reason: GraphQLError | null): void {
+    if (this.ended) return;
+    this.reason = reason;
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+
+  /** Calls `listener` when the stream ends (at once if it has); returns a function that unregisters it. */
+  onEnd(listener: () => void): () => void {
+    if (this.ended) {
+      listener();
+      return () => undefined;
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The response is over: the slot is free and anything still streaming stops. */
+  release(): void {
+    this.end(null);
+    this.released(this);
+  }
+}
+
+export interface LiveStreamsOptions {
+  db: Db;
+  limits: LiveConfig;
+  /** API_KEY_CACHE_SECONDS: a revoked key's streams end within this. */
+  keyCheckSeconds: number;
+  now: () => number;
+}
+
+/**
+ * Every open live stream of this instance: the caps (LIVE_MAX_STREAMS_PER_KEY, LIVE_MAX_STREAMS)
+ * and the credential watch. A request can only be checked when it arrives; a stream lasts, so
+ * one timer (running only while streams are open) ends streams whose token expired, and reads
+ * the state of their keys — all in one query — at least every API_KEY_CACHE_SECONDS, so a
+ * revoked key's stream ends within the same delay as its requests would start failing.
+ */
+export class LiveStreams {
+  private readonly open = new Set<LiveTicket>();
+  private readonly perKey = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private lastKeyCheck = 0;
+  private checking = false;
+
+  constructor(private readonly options: LiveStreamsOptions) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Whether the watch timer runs (exactly while streams are open). */
+  get watching(): boolean {
+    return this.timer !== null;
+  }
+
+  /**
+   * Takes a slot for a stream of `keyId`, or refuses with RATE_LIMITED (429, Retry-After set on
+   * `res`). The slot is given back when the response closes, however it ends.
+   */
+  admit(keyId: number, expiresAt: number, res: ServerResponse): LiveTicket {
+    const { maxPerKey, maxStreams } = this.options.limits;
+    const ofKey = this.perKey.get(keyId) ?? 0;
+    if (ofKey >= maxPerKey || this.open.size >= maxStreams) {
+      res.setHeader('retry-after', STREAM_RETRY_AFTER_SECONDS);
+      const which = ofKey >= maxPerKey ? `${maxPerKey} live streams per API key` : `${maxStreams} live streams on this server`;
+      throw apiError('RATE_LIMITED', `Too many live streams: at most ${which}; retry after ${STREAM_RETRY_AFTER_SECONDS} s`);
+    }
+    const ticket = new LiveTicket(keyId, expiresAt, this.options.now, (t) => this.forget(t));
+    this.open.add(ticket);
+    this.perKey.set(keyId, ofKey + 1);
+    if (!this.timer) {
+      this.lastKeyCheck = this.options.now();
+      this.timer = setInterval(() => this.sweep(), SWEEP_MS);
+      this.timer.unref();
+    }
+    res.once('close', () => ticket.release());
+    return ticket;
+  }
+
+  /** Ends every open stream (the server is closing); each completes normally. */
+  endAll(): void {
+    for (const ticket of [...this.open]) ticket.end(null);
+  }
+
+  private forget(ticket: LiveTicket): void {
+    if (!this.open.delete(ticket)) return;
+    const left = (this.perKey.get(ticket.keyId) ?? 1) - 1;
+    if (left > 0) this.perKey.set(ticket.keyId, left);
+    else this.perKey.delete(ticket.keyId);
+    if (this.open.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private sweep(): void {
+    for (const ticket of this.open) ticket.lapsed();
+    const now = this.options.now();
+    // One sweep early rather than one late, so the check interval never exceeds the cache window.
+    if (this.checking || now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
+    this.lastKeyCheck = now;
+    this.checking = true;
+    this.checkKeys()
+      .catch((error: unknown) => console.error('live streams:', error instanceof Error ? error.message : error))
+      .finally(() => {
+        this.checking = false;
+      });
+  }
+
+  private async checkKeys(): Promise<void> {
+    const keyIds = [...this.perKey.keys()];
+    if (keyIds.length === 0) return;
+    const active = new Set(await activeApiKeyIds(this.options.db, keyIds));
+    for (const ticket of [...this.open]) {
+      if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
+    }
+  }
+}
