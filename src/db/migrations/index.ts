@@ -3,6 +3,7 @@ import * as initial from './001_initial.js';
 import * as webhooks from './002_webhooks.js';
 import * as scaleOut from './003_scale_out.js';
 import * as repeatableUris from './004_repeatable_uris.js';
+import * as deliveryRetention from './005_delivery_retention.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
 // TypeScript sources, tests and any bundler, and in a fixed order.
@@ -11,6 +12,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_webhooks': webhooks,
   '003_scale_out': scaleOut,
   '004_repeatable_uris': repeatableUris,
+  '005_delivery_retention': deliveryRetention,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
