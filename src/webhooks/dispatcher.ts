@@ -218,7 +218,12 @@ export class Dispatcher {
     const kept = new Set(slots.take(leased.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), uri: row.uri })), limit));
     const extra = leased.filter((row) => !kept.has(Number(row.id))).map((row) => Number(row.id));
     if (extra.length > 0) {
-      await this.db('webhook_deliveries').whereIn('id', extra).where('lease_owner', token).update({ lease_owner: null, lease_expires_at: null });
+      // The kept rows are ours whatever happens here; if this fails, the others' leases just expire.
+      await this.db('webhook_deliveries')
+        .whereIn('id', extra)
+        .where('lease_owner', token)
+        .update({ lease_owner: null, lease_expires_at: null })
+        .catch((error: unknown) => console.error('webhook dispatcher:', error instanceof Error ? error.message : error));
     }
     return leased.filter((row) => kept.has(Number(row.id)));
   }

@@ -19,6 +19,8 @@ export interface PruneResult {
 export interface PruneOptions {
   batchSize?: number;
   maxBatches?: number;
+  /** Checked between batches: a stopping server does not wait for a whole run. */
+  stopping?: () => boolean;
 }
 
 /**
@@ -35,11 +37,12 @@ export interface PruneOptions {
 export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const maxBatches = options.maxBatches ?? MAX_BATCHES;
+  const stopping = options.stopping ?? (() => false);
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
 
   for (const state of ['delivered', 'failed'] as const) {
-    for (let batch = 0; batch < maxBatches; batch++) {
+    for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
       const ids = (await db('webhook_deliveries')
         .where('state', state)
         .where('completed_at', '<', cutoff)
@@ -68,7 +71,7 @@ export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: numb
     q('webhook_events as e')
       .where('e.occurred_at', '<', cutoff)
       .whereNotExists(q('webhook_deliveries as d').select(q.raw('1')).whereRaw('d.event_id = e.id'));
-  for (let batch = 0; batch < maxBatches; batch++) {
+  for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
     const rows = (await spent(db).limit(batchSize).select('e.id', 'e.dedupe_key', 'e.occurred_at')) as {
       id: number;
       dedupe_key: string | null;
@@ -96,6 +99,7 @@ export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: numb
 export class RetentionWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<PruneResult | undefined> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -106,6 +110,7 @@ export class RetentionWorker {
   /** A retention of 0 days keeps everything: the worker does not run. */
   start(): void {
     if (this.timer || this.retentionDays === 0) return;
+    this.stopping = false;
     const tick = () => {
       if (!this.running) void this.runOnce();
     };
@@ -114,16 +119,19 @@ export class RetentionWorker {
     this.timer.unref();
   }
 
+  /** Stops the schedule and waits for the batch in progress (a run stops between batches). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping = true;
     await this.running;
+    this.stopping = false;
   }
 
   /** One pruning run on the worker's clock; a failure is logged and the next run tries again. */
   runOnce(): Promise<PruneResult> {
     if (this.retentionDays === 0) return Promise.resolve({ deliveries: 0, attempts: 0, events: 0 });
-    const run = pruneWebhookHistory(this.db, new Date(this.now()), this.retentionDays)
+    const run = pruneWebhookHistory(this.db, new Date(this.now()), this.retentionDays, { stopping: () => this.stopping })
       .catch((error: unknown) => {
         console.error('webhook retention:', error instanceof Error ? error.message : error);
         return undefined;

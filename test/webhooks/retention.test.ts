@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/db/knex.js';
 import { migrationSource } from '../../src/db/migrations/index.js';
 import { scanLicenses } from '../../src/webhooks/license-scheduler.js';
 import { emitEvent } from '../../src/webhooks/outbox.js';
-import { pruneWebhookHistory } from '../../src/webhooks/retention.js';
+import { pruneWebhookHistory, RetentionWorker } from '../../src/webhooks/retention.js';
 import { createTestDatabase } from '../support/backend.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { FAST_WEBHOOKS, subscribe, waitFor } from './support.js';
@@ -164,6 +164,16 @@ describe('webhook history retention', () => {
     expect(await withKey()).toEqual([{ n: 0 }]);
     await scanLicenses(db(), new Date(clock));
     expect(await withKey()).toEqual([{ n: 0 }]);
+  });
+
+  it('keeps everything with WEBHOOK_RETENTION_DAYS=0', async () => {
+    const old = await event(400);
+    await finish(old.deliveryId!, 'delivered', 365, 1);
+    const keepAll = new RetentionWorker(db(), 0, () => clock);
+    keepAll.start();
+    expect(await keepAll.runOnce()).toEqual({ deliveries: 0, attempts: 0, events: 0 });
+    await keepAll.stop();
+    expect(await exists('webhook_deliveries', old.deliveryId)).toBe(true);
   });
 
   it('runs in the background on the app’s clock once started', async () => {
