@@ -87,11 +87,6 @@ export class Dispatcher {
     });
   }
 
-  /** Sends in flight right now. */
-  get inFlight(): number {
-    return this.slots.inFlight;
-  }
-
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
