@@ -43,6 +43,12 @@ export interface WebhookConfig {
   /** How long a claimed delivery belongs to one dispatcher before another may take it over. */
   leaseMs: number;
   concurrency: number;
+  /** Sends in flight at once to one subscription, so one receiver cannot take the whole pool. */
+  concurrencyPerSubscription: number;
+  /** Sends in flight at once to one destination (host and port), across its subscriptions. */
+  concurrencyPerHost: number;
+  /** Finished deliveries, their attempts and spent events are deleted after this many days; 0 keeps them. */
+  retentionDays: number;
   licenseScanIntervalSeconds: number;
 }
 
@@ -161,6 +167,9 @@ function loadWebhookConfig(env: Env): WebhookConfig {
     pollIntervalMs: intVar(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
     leaseMs,
     concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+    concurrencyPerSubscription: intVar(env, 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 2, 1, 256),
+    concurrencyPerHost: intVar(env, 'WEBHOOK_CONCURRENCY_PER_HOST', 4, 1, 256),
+    retentionDays: intVar(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
     licenseScanIntervalSeconds: intVar(env, 'LICENSE_SCAN_INTERVAL_SECONDS', 300, 1, 24 * 3600),
   };
 }

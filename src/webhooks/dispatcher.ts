@@ -4,6 +4,7 @@ import type { WebhookConfig } from '../config.js';
 import { isPostgres, type Db } from '../db/knex.js';
 import { nextModifiedTime } from '../domain/clock.js';
 import type { AddressGuard } from './address-guard.js';
+import { DeliverySlots } from './delivery-slots.js';
 import type { PayloadRenderer } from './render.js';
 import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { postWebhook, type SendOutcome } from './sender.js';
@@ -46,19 +47,32 @@ interface ClaimedRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Claims in a row while rows are being held back by caps and the pool still has room. */
+const MAX_ROUNDS = 8;
+/** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
+const STOP_GRACE_MS = 5000;
+
 /**
- * Sends due deliveries from the outbox. Each round claims a batch with a lease (one short
- * statement), sends it with bounded concurrency and records every attempt. A dispatcher that
- * dies mid-batch loses nothing: its leases expire and any dispatcher takes the rows again,
- * which is why delivery is at-least-once and receivers deduplicate on webhook-id.
+ * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
+ * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
+ * each send frees its slot as soon as its attempt is recorded, so one slow receiver never holds
+ * up the rest. Caps per subscription and per destination host keep any one receiver to its
+ * share; rows over a cap are left unclaimed (or released at once) for later. A dispatcher that dies loses nothing:
+ * its leases expire and any dispatcher takes the rows again, which is why delivery is
+ * at-least-once and receivers deduplicate on webhook-id.
  */
 export class Dispatcher {
   private readonly db: Db;
   private readonly config: WebhookConfig;
   private readonly now: () => number;
   readonly owner: string;
+  private readonly slots: DeliverySlots;
+  private readonly sending = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+  /** The last claim left due rows behind (pool full, or caps): a finished send claims again at once. */
+  private backlog = false;
   private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -66,70 +80,119 @@ export class Dispatcher {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.slots = new DeliverySlots({
+      total: this.config.concurrency,
+      perSubscription: this.config.concurrencyPerSubscription,
+      perHost: this.config.concurrencyPerHost,
+    });
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.schedule(0);
+    this.poll();
   }
 
-  /** Stops polling and waits for the batch in flight, so no attempt is left half-recorded. */
+  /**
+   * Stops claiming and waits for the sends in flight, so no attempt is left half-recorded. Each
+   * send ends within the send time-out; the wait is bounded anyway, and a send still unrecorded
+   * after it keeps its lease, which expires and lets any dispatcher send it again.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    const drained = (async () => {
+      await this.filling;
+      await Promise.allSettled([...this.sending]);
+    })();
+    let deadline: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      deadline = setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS);
+      deadline.unref();
+    });
+    await Promise.race([drained, limit]);
+    clearTimeout(deadline);
   }
 
-  /**
-   * New work was written (a PostgreSQL notification): look now instead of at the end of the
-   * poll interval. A round already in flight is left alone; it reschedules itself.
-   */
+  /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
   wake(): void {
-    if (this.stopped || this.running || !this.timer) return;
-    clearTimeout(this.timer);
-    this.schedule(0);
+    this.fill();
   }
 
-  private schedule(delayMs: number): void {
+  private poll(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.loop().finally(() => {
-        this.running = null;
-      });
-    }, delayMs);
+    this.fill();
+    this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
     this.timer.unref();
   }
 
-  private async loop(): Promise<void> {
-    let full = false;
-    try {
-      full = (await this.runOnce()) >= this.config.concurrency;
-    } catch (error) {
-      if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+  /** Claims into free slots; one claim sequence at a time, a request during it runs once after. */
+  private fill(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
     }
-    // A full batch means more may be waiting: go again at once instead of after the poll interval.
-    this.schedule(full ? 0 : this.config.pollIntervalMs);
+    this.filling = this.claimIntoFreeSlots()
+      .catch((error: unknown) => {
+        if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      })
+      .finally(() => {
+        this.filling = null;
+        if (this.fillAgain) {
+          this.fillAgain = false;
+          this.fill();
+        }
+      });
   }
 
-  /** One round: claim due deliveries and send them. Returns how many were claimed. */
-  async runOnce(): Promise<number> {
-    const claimed = await this.claim(this.config.concurrency);
-    recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
-    await Promise.all(claimed.map((row) => this.deliver(row)));
-    return claimed.length;
+  private async claimIntoFreeSlots(): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+      const free = this.slots.free;
+      if (free <= 0) {
+        this.backlog = true;
+        return;
+      }
+      const capped = this.slots.excluded().length > 0;
+      const claimed = await this.claim(free, this.config.leaseMs, this.slots);
+      recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
+      for (const row of claimed) this.launch(row);
+      const { heldBack, learned } = this.slots;
+      // Rows of a subscription or host at its cap may be waiting: its next finished send makes room.
+      this.backlog = claimed.length >= free || heldBack > 0 || capped;
+      // Rows held back by a cap may hide others further down: look again while that can help.
+      if (heldBack === 0 || (claimed.length === 0 && learned === 0)) return;
+    }
+  }
+
+  private launch(row: ClaimedRow): void {
+    const send: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => {
+        // Unrecorded: the lease expires and the delivery is sent again.
+        console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      })
+      .finally(() => {
+        this.slots.release(Number(row.id));
+        this.sending.delete(send);
+        if (this.backlog) this.fill();
+      });
+    this.sending.add(send);
   }
 
   /**
-   * Leases up to `limit` due deliveries in one statement. On PostgreSQL the inner SELECT uses
-   * FOR UPDATE SKIP LOCKED so concurrent dispatchers take disjoint rows without waiting; on
-   * SQLite the single UPDATE is already atomic.
+   * Leases up to `limit` due deliveries, oldest first, in one statement. On PostgreSQL the inner
+   * SELECT uses FOR UPDATE SKIP LOCKED so concurrent dispatchers take disjoint rows without
+   * waiting; on SQLite the single UPDATE is already atomic. With `slots`, subscriptions known
+   * to be at a cap are not claimed at all, and any leased row that does not fit after all (a
+   * subscription or host met for the first time) is released at once: it costs no attempt
+   * and waits on no lease.
    */
-  async claim(limit: number, leaseMs = this.config.leaseMs): Promise<ClaimedRow[]> {
+  async claim(limit: number, leaseMs = this.config.leaseMs, slots?: DeliverySlots): Promise<ClaimedRow[]> {
     const nowMs = this.now();
     const nowIso = iso(nowMs);
     const token = `${this.owner}:${randomUUID()}`;
+    slots?.beginRound();
     const due = this.db('webhook_deliveries')
       .select('id')
       .where('state', 'pending')
@@ -137,11 +200,30 @@ export class Dispatcher {
       .where((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowIso))
       .orderBy('next_attempt_at')
       .limit(limit);
+    const excluded = slots?.excluded() ?? [];
+    if (excluded.length > 0) due.whereNotIn('subscription_id', excluded);
     if (isPostgres(this.db)) due.forUpdate().skipLocked();
     const count = await this.db('webhook_deliveries')
       .whereIn('id', due)
       .update({ lease_owner: token, lease_expires_at: iso(nowMs + leaseMs) });
     if (count === 0) return [];
+    const leased = await this.leasedBy(token);
+    if (!slots) return leased;
+    leased.sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)) || Number(a.id) - Number(b.id));
+    const kept = new Set(slots.take(leased.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), uri: row.uri })), limit));
+    const extra = leased.filter((row) => !kept.has(Number(row.id))).map((row) => Number(row.id));
+    if (extra.length > 0) {
+      // The kept rows are ours whatever happens here; if this fails, the others' leases just expire.
+      await this.db('webhook_deliveries')
+        .whereIn('id', extra)
+        .where('lease_owner', token)
+        .update({ lease_owner: null, lease_expires_at: null })
+        .catch((error: unknown) => console.error('webhook dispatcher:', error instanceof Error ? error.message : error));
+    }
+    return leased.filter((row) => kept.has(Number(row.id)));
+  }
+
+  private async leasedBy(token: string): Promise<ClaimedRow[]> {
     return (await this.db('webhook_deliveries as d')
       .join('webhook_events as e', 'e.id', 'd.event_id')
       .join('subscriptions as su', 'su.id', 'd.subscription_id')

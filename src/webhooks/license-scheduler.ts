@@ -1,5 +1,5 @@
 import { isPostgres, type Db } from '../db/knex.js';
-import { emitEvent } from './outbox.js';
+import { claimEventKeys, emitEvent } from './outbox.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -40,7 +40,8 @@ function dueEvents(rows: LicenseRow[], nowMs: number): DueEvent[] {
 /**
  * Emits license/expiring once when now ≥ expiryDate − reminder days, and license/expired
  * once when now ≥ expiryDate. "Once" is enforced by the database (a unique key per license,
- * event type and expiry date), not by memory, so restarts and several instances scanning at
+ * event type and expiry date in webhook_event_keys, kept after the event itself is pruned),
+ * not by memory, so restarts and several instances scanning at
  * the same time cannot duplicate an event. The table is walked in keyset chunks with a pause
  * between them, so a million licenses never hold the server's event loop for long. Returns
  * how many events were written.
@@ -69,22 +70,33 @@ export async function scanLicenses(db: Db, now: Date, maxReminderDays = 3650): P
       const existing = new Set<string>();
       for (let i = 0; i < due.length; i += 500) {
         const keys = due.slice(i, i + 500).map((d) => d.key);
-        const found = (await db('webhook_events').whereIn('dedupe_key', keys).select('dedupe_key')) as { dedupe_key: string }[];
+        const found = (await db('webhook_event_keys').whereIn('dedupe_key', keys).select('dedupe_key')) as { dedupe_key: string }[];
         for (const row of found) existing.add(row.dedupe_key);
       }
       const fresh = due.filter((item) => !existing.has(item.key));
       if (fresh.length > 0) {
         written += await db.transaction(async (trx) => {
+          // Another instance may have taken some keys since the check above: only the rest are emitted.
+          const claimed = await claimEventKeys(
+            trx,
+            fresh.map((item) => item.key),
+            now.toISOString(),
+          );
           let count = 0;
           for (const item of fresh) {
-            const eventId = await emitEvent(trx, {
-              event: 'license',
-              eventType: item.eventType,
-              companyId: Number(item.row.company_id),
-              recordId: Number(item.row.security_license_id),
-              occurredAt: now.toISOString(),
-              dedupeKey: item.key,
-            });
+            if (!claimed.has(item.key)) continue;
+            const eventId = await emitEvent(
+              trx,
+              {
+                event: 'license',
+                eventType: item.eventType,
+                companyId: Number(item.row.company_id),
+                recordId: Number(item.row.security_license_id),
+                occurredAt: now.toISOString(),
+                dedupeKey: item.key,
+              },
+              { keyClaimed: true },
+            );
             if (eventId !== null) count++;
           }
           return count;

@@ -11,7 +11,10 @@ export interface NewEvent {
   companyId: number;
   recordId: number;
   occurredAt: string;
-  /** Events that may happen only once carry a key; a second insert with it is ignored. */
+  /**
+   * Events that may happen only once carry a key; a second emit with it is ignored. The key is
+   * kept in webhook_event_keys, which outlives the event row (retention deletes old events).
+   */
   dedupeKey?: string;
 }
 
@@ -20,12 +23,34 @@ export function newWebhookId(): string {
 }
 
 /**
+ * Takes once-only event keys in the caller's transaction, a few hundred per statement, and
+ * returns those that were still free. A key once taken is never freed.
+ */
+export async function claimEventKeys(trx: Queryable, keys: readonly string[], createdAt: string): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = (await trx('webhook_event_keys')
+      .insert(keys.slice(i, i + 500).map((key) => ({ dedupe_key: key, created_at: createdAt })))
+      .onConflict('dedupe_key')
+      .ignore()
+      .returning('dedupe_key')) as ({ dedupe_key: string } | string)[];
+    for (const row of rows) claimed.add(typeof row === 'object' ? row.dedupe_key : row);
+  }
+  return claimed;
+}
+
+/**
  * Writes an event and one pending delivery per matching subscription, in the caller's
  * transaction. Matching means: active, bound to this event/eventType pair, and owned by a
  * subscriber of the company that owns the record — so another company never sees it.
- * Returns the event id, or null when the dedupe key was already used.
+ * Returns the event id, or null when the dedupe key was already used. `keyClaimed` says the
+ * caller has just taken the key itself with claimEventKeys.
  */
-export async function emitEvent(trx: Queryable, input: NewEvent): Promise<number | null> {
+export async function emitEvent(trx: Queryable, input: NewEvent, options: { keyClaimed?: boolean } = {}): Promise<number | null> {
+  if (input.dedupeKey !== undefined && !options.keyClaimed) {
+    const claimed = await claimEventKeys(trx, [input.dedupeKey], input.occurredAt);
+    if (claimed.size === 0) return null;
+  }
   const [inserted] = (await trx('webhook_events')
     .insert({
       event: input.event,

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressGuard } from './address-guard.js';
@@ -13,45 +13,24 @@ export interface SendOutcome {
 }
 
 const EXCERPT_CHARS = 200;
-const READ_LIMIT_BYTES = 1024;
+/** The most of any response body ever read; shiftgate needs only the status and a short excerpt. */
+export const READ_LIMIT_BYTES = 4096;
 
 function excerpt(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean;
 }
 
-/** Reads at most a few hundred bytes of a failed response, then drops the rest. */
-function readExcerpt(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = () => {
-      res.removeAllListeners('data');
-      resolve(excerpt(Buffer.concat(chunks).toString('utf8')));
-    };
-    res.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= READ_LIMIT_BYTES) {
-        finish();
-        res.destroy();
-      }
-    });
-    res.on('end', finish);
-    res.on('error', finish);
-    res.on('close', finish);
-  });
-}
-
 /**
  * POSTs one webhook. Redirects are not followed (a 3xx is a failed attempt), every address
- * is checked by the guard before the socket connects, and the whole exchange is bounded by
- * `timeoutMs`.
+ * is checked by the guard before the socket connects, the whole exchange is bounded by
+ * `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are read before the socket is
+ * destroyed.
  */
 export function postWebhook(
   uri: string,
   headers: Record<string, string>,
-  body: string,
+  payload: string,
   options: { timeoutMs: number; guard: AddressGuard },
 ): Promise<SendOutcome> {
   const started = performance.now();
@@ -76,11 +55,17 @@ export function postWebhook(
   }
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (outcome: SendOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
+    let status: number | null = null;
+    let retryAfter: string | undefined;
+    const received: Buffer[] = [];
+    let receivedBytes = 0;
+    const outcomeOf = (problem: string | null): SendOutcome => {
+      if (status === null) return done(null, excerpt(problem ?? 'no response'));
+      // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
+      if (status >= 200 && status < 300) return done(status, problem);
+      const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
+      const text = excerpt(Buffer.concat(received).toString('utf8'));
+      return done(status, text ? `${reason}: ${text}` : reason, retryAfter);
     };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
@@ -89,20 +74,36 @@ export function postWebhook(
         method: 'POST',
         agent: false,
         lookup: options.guard.lookup as never,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'shiftgate-webhooks/1' },
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'shiftgate-webhooks/1' },
       },
       (res) => {
-        const status = res.statusCode ?? 0;
-        const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
-        if (status >= 200 && status < 300) {
-          res.resume();
-          settle(done(status, null));
-          return;
-        }
-        const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
-        void readExcerpt(res).then((text) => settle(done(status, text ? `${reason}: ${text}` : reason, retryAfter)));
+        status = res.statusCode ?? 0;
+        retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
+        res.on('data', (chunk: Buffer) => {
+          received.push(chunk);
+          receivedBytes += chunk.length;
+          if (receivedBytes >= READ_LIMIT_BYTES) conclude(null);
+        });
+        res.on('end', () => conclude(null));
+        res.on('error', () => conclude('connection closed before the response ended'));
+        res.on('close', () => conclude('connection closed before the response ended'));
       },
     );
+    // One deadline for the whole exchange: connecting, the request, the status line, the body.
+    const timer = setTimeout(() => {
+      conclude(status === null ? `timed out after ${options.timeoutMs} ms` : `response body not finished within ${options.timeoutMs} ms`);
+    }, options.timeoutMs);
+    /**
+     * Ends the exchange once: the outcome is what has arrived so far, and the socket is
+     * destroyed whatever state it is in, so nothing a receiver does can keep it open.
+     */
+    function conclude(problem: string | null): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(outcomeOf(problem));
+    }
     // Defence in depth: the address actually connected to must pass the guard as well.
     req.on('socket', (socket) => {
       socket.once('connect', () => {
@@ -110,10 +111,7 @@ export function postWebhook(
         if (problem) req.destroy(new Error(`refused: ${problem}`));
       });
     });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
-    req.on('error', (error) => settle(done(null, excerpt(error.message))));
-    req.end(body);
+    req.on('error', (error) => conclude(error.message));
+    req.end(payload);
   });
 }

@@ -8,6 +8,7 @@ import { InProcessEventBus, type LiveEventBus } from './live-bus.js';
 import { LiveRelay } from './live-relay.js';
 import { PgEventNotifications } from './pg-notify.js';
 import { PayloadRenderer } from './render.js';
+import { RetentionWorker } from './retention.js';
 
 /** What request handlers need from webhooks: the SSRF guard and the live bus. */
 export interface WebhookServices {
@@ -19,10 +20,11 @@ export function createWebhookServices(config: WebhookConfig): WebhookServices {
   return { guard: new AddressGuard(config.allowedCidrs), bus: new InProcessEventBus() };
 }
 
-/** The background side of webhooks in the server process: dispatcher, license scheduler, live relay. */
+/** The background side of webhooks in the server process: dispatcher, license scheduler, retention, live relay. */
 export class WebhookWorkers {
   readonly dispatcher: Dispatcher;
   readonly scheduler: LicenseScheduler;
+  readonly retention: RetentionWorker;
   readonly relay: LiveRelay;
   /** PostgreSQL only: wakes the relay and the dispatcher when any instance commits events. */
   readonly notifications: PgEventNotifications | null;
@@ -33,6 +35,7 @@ export class WebhookWorkers {
     const renderer = new PayloadRenderer(db, yoga);
     this.dispatcher = new Dispatcher({ db, config, guard: services.guard, renderer, now });
     this.scheduler = new LicenseScheduler(db, config.licenseScanIntervalSeconds, now);
+    this.retention = new RetentionWorker(db, config.retentionDays, now);
     this.relay = new LiveRelay(db, services.bus, renderer, config.pollIntervalMs);
     const connection = db.client.config.connection as { connectionString?: string } | undefined;
     this.notifications =
@@ -47,11 +50,12 @@ export class WebhookWorkers {
   start(): void {
     this.dispatcher.start();
     this.scheduler.start();
+    this.retention.start();
     this.relay.start();
     this.notifications?.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.dispatcher.stop(), this.scheduler.stop(), this.relay.stop(), this.notifications?.stop()]);
+    await Promise.all([this.dispatcher.stop(), this.scheduler.stop(), this.retention.stop(), this.relay.stop(), this.notifications?.stop()]);
   }
 }

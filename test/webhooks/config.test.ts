@@ -10,6 +10,20 @@ describe('webhook configuration', () => {
     expect(webhooks.timeoutMs).toBe(15_000);
     expect(webhooks.licenseScanIntervalSeconds).toBe(300);
     expect(webhooks.allowedCidrs).toEqual([]);
+    expect(webhooks.concurrency).toBe(8);
+    expect(webhooks.concurrencyPerSubscription).toBe(2);
+    expect(webhooks.concurrencyPerHost).toBe(4);
+    expect(webhooks.retentionDays).toBe(30);
+  });
+
+  it('reads the per-subscription and per-host caps and the retention period', () => {
+    const { webhooks } = loadConfig({
+      WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '3',
+      WEBHOOK_CONCURRENCY_PER_HOST: ' 5 ',
+      WEBHOOK_RETENTION_DAYS: '7',
+    });
+    expect(webhooks).toMatchObject({ concurrencyPerSubscription: 3, concurrencyPerHost: 5, retentionDays: 7 });
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '0' }).webhooks.retentionDays).toBe(0);
   });
 
   it.each([
@@ -19,6 +33,12 @@ describe('webhook configuration', () => {
     ['WEBHOOK_ALLOWED_CIDRS', '10.0.0.0/33'],
     ['WEBHOOK_TIMEOUT_MS', 'fast'],
     ['LICENSE_SCAN_INTERVAL_SECONDS', '0'],
+    ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', '0'],
+    ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 'many'],
+    ['WEBHOOK_CONCURRENCY_PER_HOST', '0'],
+    ['WEBHOOK_CONCURRENCY_PER_HOST', '2.5'],
+    ['WEBHOOK_RETENTION_DAYS', '-1'],
+    ['WEBHOOK_RETENTION_DAYS', 'forever'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}:`));

@@ -1,7 +1,17 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import {
+  deliveriesOf,
+  importTimesheets,
+  stallingOk,
+  startRawReceiver,
+  startReceiver,
+  startWebhookApp,
+  subscribe,
+  waitFor,
+  type Receiver,
+} from './support.js';
 import { storedBoolean } from '../support/backend.js';
 
 const SECRET_301 = 'whsec_' + Buffer.from('a'.repeat(32)).toString('base64');
@@ -133,6 +143,27 @@ describe('webhook delivery to a real receiver', () => {
     await importTimesheets(t.app.db, [{ timesheetId: 9111, siteId: 100, employeeId: 1001, status: 'Approved' }]);
     await waitFor(async () => (await deliveriesOf(t.app.db, healthy))[0]?.state === 'delivered', 'healthy delivery');
     expect(await t.app.db('subscriptions').where({ id: healthy }).first()).toMatchObject({ is_active: storedBoolean(true), failing_since: null });
+  });
+
+  it('closes the socket of a 2xx whose body never ends within WEBHOOK_TIMEOUT_MS, and records it as delivered', async () => {
+    const stalling = await startRawReceiver(stallingOk);
+    try {
+      const subscriptionId = await subscribe(t, developer, { subscriberId: 301, uri: `${stalling.url}/stalls` });
+      await importTimesheets(t.app.db, [{ timesheetId: 9112, siteId: 100, employeeId: 1001, status: 'Approved' }]);
+      await waitFor(() => stalling.requests === 1, 'the delivery to arrive');
+      // A correctness deadline, several times the 2 s time-out: without a bound the socket stays open for good.
+      await waitFor(() => stalling.closed === 1, 'the connection to be closed', 15_000);
+      const [row] = await waitFor(async () => {
+        const rows = await deliveriesOf(t.app.db, subscriptionId);
+        return rows[0]?.state === 'delivered' && rows;
+      }, 'delivered state');
+      const attempts = await t.app.db('webhook_attempts').where({ delivery_id: row!.id });
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ http_status: 200, error: 'response body not finished within 2000 ms' });
+      expect(stalling.requests).toBe(1);
+    } finally {
+      await stalling.close();
+    }
   });
 
   it('honours Retry-After on 429 instead of the shorter schedule', async () => {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import { importData } from '../../src/import/import-data.js';
 import { emitImportEvents } from '../../src/webhooks/import-events.js';
@@ -94,3 +94,64 @@ export function importTimesheets(db: Db, timesheets: { timesheetId: number; site
 export async function deliveriesOf(db: Db, subscriptionId: number) {
   return (await db('webhook_deliveries').where({ subscription_id: subscriptionId }).orderBy('id')) as Record<string, any>[];
 }
+
+/**
+ * A receiver on raw TCP that answers each request with `reply` (bytes it writes itself, so it
+ * can stall mid-body or never answer), and records when each connection closes.
+ */
+export interface RawReceiver {
+  url: string;
+  /** Requests whose headers arrived. */
+  requests: number;
+  /** Connections currently open. */
+  open: number;
+  /** Connections the client has closed (or reset). */
+  closed: number;
+  /** The most connections open at once. */
+  peakOpen: number;
+  close(): Promise<void>;
+}
+
+export async function startRawReceiver(reply: (socket: Socket) => void): Promise<RawReceiver> {
+  const sockets = new Set<Socket>();
+  const state = { requests: 0, open: 0, closed: 0, peakOpen: 0 };
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    state.open++;
+    state.peakOpen = Math.max(state.peakOpen, state.open);
+    let head = '';
+    let answered = false;
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!answered && head.includes('\r\n\r\n')) {
+        answered = true;
+        state.requests++;
+        reply(socket);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.open--;
+      state.closed++;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** A 200 that promises a large body, sends a few bytes of it and then never finishes. */
+export const stallingOk = (socket: Socket) => {
+  socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 1000000\r\n\r\nstill going');
+};
+
+/** Reads the request and never answers. */
+export const silent = () => undefined;

@@ -3,6 +3,7 @@ import * as initial from './001_initial.js';
 import * as webhooks from './002_webhooks.js';
 import * as scaleOut from './003_scale_out.js';
 import * as repeatableUris from './004_repeatable_uris.js';
+import * as deliveryRetention from './005_delivery_retention.js';
 import * as liveEventOrder from './006_live_event_order.js';
 import * as idempotencyKeys from './007_idempotency_keys.js';
 
@@ -13,6 +14,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_webhooks': webhooks,
   '003_scale_out': scaleOut,
   '004_repeatable_uris': repeatableUris,
+  '005_delivery_retention': deliveryRetention,
   '006_live_event_order': liveEventOrder,
   '007_idempotency_keys': idempotencyKeys,
 };
