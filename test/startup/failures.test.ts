@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,13 @@ describe('shiftgate serve start-up failures', () => {
     await expectStartupFailure({ DATABASE_URL: `sqlite:${file}`, DATA_DIR: scratch }, /^shiftgate: cannot open the database .*random\.sqlite: .*not a database/);
   });
 
+  it.skipIf(onPostgres())('exits 1 with one line when the SQLite file cannot be opened', async () => {
+    // A directory where the file should be: unopenable for any user (a chmod 000 file is not, for root).
+    const path = join(scratch, 'a-directory.sqlite');
+    mkdirSync(path);
+    await expectStartupFailure({ DATABASE_URL: `sqlite:${path}`, DATA_DIR: scratch }, /^shiftgate: cannot open the database .*a-directory\.sqlite: unable to open database file$/);
+  });
+
   it.skipIf(onPostgres())('exits 1 with one line when the SQLite file’s directory cannot be created', async () => {
     const blocker = join(scratch, 'a-file');
     writeFileSync(blocker, 'not a directory');
@@ -80,7 +87,7 @@ describe('shiftgate serve start-up failures', () => {
 
   it.skipIf(!onPostgres())('exits 1 with one line when PostgreSQL cannot be reached, without printing the URL', async () => {
     const url = 'postgres://shiftgate:hunter2-secret@127.0.0.1:1/nothing';
-    await expectStartupFailure({ DATABASE_URL: url, DATA_DIR: scratch }, /^shiftgate: cannot open the database \(PostgreSQL\): .*ECONNREFUSED/);
+    await expectStartupFailure({ DATABASE_URL: url, DATA_DIR: scratch }, /^shiftgate: cannot open the database \(PostgreSQL at 127\.0\.0\.1:1\/nothing\): .*ECONNREFUSED/);
     const run = await runCli(['serve'], { DATABASE_URL: url, DATA_DIR: scratch, SUBSCRIPTION_KEYS: 'k' }, DEADLINE_MS);
     expect(run.stderr).not.toContain('hunter2');
   });
