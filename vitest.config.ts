@@ -25,7 +25,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Tests that spawn bin/shiftgate.js run dist/: rebuilt first when src/ has changed.
+    // Tests that spawn bin/shiftgate.js run dist/: brought up to date first.
     globalSetup: ['test/support/build-dist.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include, env: { SHIFTGATE_TEST_BACKEND: 'sqlite' } } },

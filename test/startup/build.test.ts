@@ -32,7 +32,7 @@ describe('the build', () => {
     expect(readFileSync(BIN, 'utf8')).not.toMatch(/tsx|\.ts['"]/);
     expect(pkg.dependencies.tsx).toBeUndefined();
     expect(pkg.devDependencies.tsx).toBeDefined();
-    expect(pkg.scripts.build).toMatch(/tsc -p tsconfig\.build\.json/);
+    expect(pkg.scripts.build).toMatch(/^tsc -b tsconfig\.build\.json$/);
     for (const hook of ['prepare', 'prestart', 'pretest']) expect(pkg.scripts[hook], hook).toBe('npm run build');
     expect(pkg.scripts.start).toMatch(/bin\/shiftgate\.js serve --demo$/);
   });
