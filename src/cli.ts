@@ -46,6 +46,7 @@ const commands: Record<string, () => Promise<{ run: Command; usage: string }>> =
 };
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+const commandNamed = (name: string | undefined) => (name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined);
 
 /** Resolves with the exit code, or -1 when the process keeps running (serve). */
 async function main(argv: string[]): Promise<number> {
@@ -55,11 +56,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (isHelp(name) || name === 'help') {
-    const topic = name === 'help' && args[0] !== undefined ? commands[args[0]] : undefined;
+    const topic = name === 'help' ? commandNamed(args[0]) : undefined;
     console.log(topic ? (await topic()).usage : USAGE);
     return 0;
   }
-  const load = commands[name];
+  const load = commandNamed(name);
   if (!load) {
     console.error(`shiftgate: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}"\n\n${USAGE}`);
     return 2;

@@ -40,7 +40,7 @@ describe('shiftgate --help', () => {
   });
 
   it('prints the usage on stderr and exits 2 for an unknown command or an unknown global flag', async () => {
-    for (const args of [['bogus'], ['--bogus']]) {
+    for (const args of [['bogus'], ['--bogus'], ['toString']]) {
       const run = await runCli(args, env);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toMatch(/Usage: shiftgate <command>/);
