@@ -25,6 +25,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Tests that spawn bin/shiftgate.js run dist/: brought up to date first.
+    globalSetup: ['test/support/build-dist.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include, env: { SHIFTGATE_TEST_BACKEND: 'sqlite' } } },
       ...(postgresUrl

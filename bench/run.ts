@@ -108,7 +108,7 @@ async function main(): Promise<number> {
         notes: [
           'Ratios are medians of per-round ratios (rounds alternate A B C D …).',
           'SQL per request includes the Authenticator re-reading the API key when its 30 s cache lapses (one read per in-flight request).',
-          'rssMB is the largest RSS seen of a gateway process (10k and 1M files), which runs the TypeScript sources through tsx as bin/shiftgate.js does.',
+          'rssMB is the largest RSS seen of a gateway process (10k and 1M files), which runs the TypeScript sources through tsx (bin/shiftgate.js runs the compiled dist/ instead).',
           'Latencies are per-response times measured by autocannon, at the given connection count.',
           'Servers run in forked child processes; CPU per request is the server process CPU ÷ completed requests.',
         ],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs one TypeScript script given as the first argument (used by npm scripts).
+// Runs one TypeScript script given as the first argument through tsx (development only:
+// npm scripts for the bench and schema printing; tsx is a devDependency).
 import { register } from 'tsx/esm/api';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';

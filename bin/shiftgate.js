@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly, so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI in dist/ (built by `npm run build`, which npm install runs through `prepare`).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli.ts');
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  console.error('shiftgate: dist/ is missing its compiled code; run `npm run build` first');
+  process.exit(1);
+}
+await import(cli.href);

@@ -3,7 +3,8 @@ import { Authenticator } from './auth/authenticator.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { TokenIssuer } from './auth/tokens.js';
 import type { Config } from './config.js';
-import { migrateLatest, openDatabase, type Db } from './db/knex.js';
+import { openDatabase, type Db } from './db/knex.js';
+import { openDatabaseForStart, prepareDatabase } from './db/prepare.js';
 import type { Services } from './graphql/context.js';
 import { tryGraphQLFastLane } from './graphql/fast-lane.js';
 import { StreamAdmission } from './graphql/subscriptions/stream-admission.js';
@@ -50,10 +51,17 @@ function wantsGraphiQL(req: IncomingMessage): boolean {
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
 export async function createApp(config: Config, options: { db?: Db; now?: () => number; logger?: Logger } = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.limits.logLevel);
-  const db = options.db ?? openDatabase(config);
-  await migrateLatest(db);
+  const db = options.db ?? openDatabaseForStart(config);
+  let secret: Uint8Array;
+  try {
+    await prepareDatabase(db, config.database);
+    secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  } catch (error) {
+    // A pool left open would keep a failed start-up's process alive.
+    if (!options.db) await db.destroy().catch(() => undefined);
+    throw error;
+  }
   const now = options.now ?? Date.now;
-  const secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   const tokens = new TokenIssuer(secret, config.tokenTtlSeconds, now);
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
   const webhookServices = createWebhookServices(config.webhooks);

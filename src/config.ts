@@ -10,9 +10,11 @@ export interface Config {
   /** Where the generated JWT secret (and other local state) is kept. */
   dataDir: string;
   port: number;
-  /** Accepted values of the external-gh-apim-sub-key header. */
+  /** NODE_ENV=production: no demo credentials, and `serve` refuses to start without real ones. */
+  production: boolean;
+  /** Accepted values of the external-gh-apim-sub-key header (none in production without SUBSCRIPTION_KEYS). */
   subscriptionKeys: readonly string[];
-  /** True when SUBSCRIPTION_KEYS was not set and the demo key is accepted. */
+  /** True when SUBSCRIPTION_KEYS was not set outside production, so the demo key is accepted. */
   demoSubscriptionKey: boolean;
   /** Undefined means: generate once and keep it in dataDir. */
   jwtSecret: string | undefined;
@@ -188,7 +190,10 @@ export function loadConfig(env: Env = process.env): Config {
     : database.client === 'sqlite' && database.filename !== ':memory:'
       ? dirname(database.filename)
       : resolve('data');
+  const production = env.NODE_ENV === 'production';
   const keys = listVar(env, 'SUBSCRIPTION_KEYS');
+  // The demo key is public; production never falls back to it (and `serve` refuses to start).
+  const demoSubscriptionKey = keys === undefined && !production;
   const jwtSecret = env.JWT_SECRET;
   if (jwtSecret !== undefined && jwtSecret.trim() === '') {
     throw new ConfigError('JWT_SECRET: must not be empty (unset it to have a secret generated)');
@@ -200,8 +205,9 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     dataDir,
     port: intVar(env, 'PORT', 4000, 0, 65535),
-    subscriptionKeys: keys ?? [DEMO_SUBSCRIPTION_KEY],
-    demoSubscriptionKey: keys === undefined,
+    production,
+    subscriptionKeys: keys ?? (demoSubscriptionKey ? [DEMO_SUBSCRIPTION_KEY] : []),
+    demoSubscriptionKey,
     jwtSecret,
     tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
     apiKeyCacheSeconds: intVar(env, 'API_KEY_CACHE_SECONDS', 30, 0, 60),

@@ -26,6 +26,7 @@ describe('configuration', () => {
     expect(config.tokenTtlSeconds).toBe(3600);
     expect(config.database).toEqual({ client: 'sqlite', filename: expect.stringMatching(/data\/shiftgate\.sqlite$/) });
     expect(config.subscriptionKeys).toEqual(['demo-subscription-key']);
+    expect(config.production).toBe(false);
     expect(config.jwtSecret).toBeUndefined();
     expect(config.sqliteBusyTimeoutMs).toBe(5000);
   });
@@ -33,6 +34,13 @@ describe('configuration', () => {
   it('takes SQLITE_BUSY_TIMEOUT_MS in milliseconds, 0 meaning "do not wait"', () => {
     expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '250' }).sqliteBusyTimeoutMs).toBe(250);
     expect(loadConfig({ SQLITE_BUSY_TIMEOUT_MS: '0' }).sqliteBusyTimeoutMs).toBe(0);
+  });
+
+  it('accepts the demo subscription key when SUBSCRIPTION_KEYS is unset, except in production', () => {
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ production: false, demoSubscriptionKey: true, subscriptionKeys: ['demo-subscription-key'] });
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ production: true, demoSubscriptionKey: false, subscriptionKeys: [] });
+    expect(loadConfig({ NODE_ENV: 'production', SUBSCRIPTION_KEYS: 'a, b' })).toMatchObject({ demoSubscriptionKey: false, subscriptionKeys: ['a', 'b'] });
+    expect(loadConfig({ SUBSCRIPTION_KEYS: 'a' })).toMatchObject({ production: false, demoSubscriptionKey: false, subscriptionKeys: ['a'] });
   });
 
   it('takes a bare file path, sqlite: URLs and postgres URLs', () => {

@@ -5,7 +5,9 @@ import { importData, ImportValidationError } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../webhooks/import-events.js';
 
-const USAGE = 'usage: shiftgate import FILE';
+export const IMPORT_USAGE = `Usage: shiftgate import FILE
+
+Loads a JSON data file (docs/import.md): upserts by id, all or nothing.`;
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
@@ -15,7 +17,7 @@ function messageOf(error: unknown): string {
 export async function importCommand(args: string[], config: Config): Promise<number> {
   const [file, ...rest] = args;
   if (file === undefined || rest.length > 0 || file.startsWith('-')) {
-    console.error(USAGE);
+    console.error(IMPORT_USAGE);
     return 2;
   }
   let text: string;

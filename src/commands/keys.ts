@@ -6,7 +6,7 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../r
 import { keyScopeProblems } from '../repositories/organisation.js';
 import { parseCommandArgs, parseId, parseIdList, UsageError } from './args.js';
 
-const KEYS_USAGE = `Usage:
+export const KEYS_USAGE = `Usage:
   shiftgate keys create --type developer|timesheet --company ID [--customers 1,2] [--sites 3,4] [--name TEXT] [--json]
   shiftgate keys list [--json]
   shiftgate keys revoke ID`;

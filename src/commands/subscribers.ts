@@ -4,7 +4,7 @@ import { runSubcommand } from './subcommands.js';
 import { generateSigningSecret } from '../import/signing-secret.js';
 import { parseCommandArgs, parseId, UsageError } from './args.js';
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   shiftgate subscribers show ID [--json]
   shiftgate subscribers rotate-secret ID [--json]`;
 

@@ -6,8 +6,8 @@ import { isDatabaseEmpty } from '../repositories/organisation.js';
 import { emitImportEvents } from '../webhooks/import-events.js';
 
 /**
- * Well-known demo API keys, created only when the demo data set is loaded into an empty
- * database. They are public by design (printed at start-up, listed in the README):
+ * Well-known demo API keys, created only when `serve --demo` loads the demo data set into an
+ * empty database. They are public by design (printed at start-up, listed in the README):
  * revoke them with `shiftgate keys revoke` on anything that is not a demo.
  */
 export const DEMO_API_KEYS: Record<KeyType, string> = {
@@ -174,12 +174,18 @@ export async function loadDemoDataIfEmpty(db: Db): Promise<boolean> {
   });
 }
 
-/** The demo keys that still work (not revoked), for the start-up banner. */
-export async function activeDemoKeys(db: Db): Promise<Partial<Record<KeyType, string>>> {
-  const active: Partial<Record<KeyType, string>> = {};
+export interface ActiveDemoKey {
+  id: number;
+  keyType: KeyType;
+  apiKey: string;
+}
+
+/** The demo keys that still work (not revoked): printed at start-up, and refused in production. */
+export async function activeDemoKeys(db: Db): Promise<ActiveDemoKey[]> {
+  const active: ActiveDemoKey[] = [];
   for (const keyType of ['developer', 'timesheet'] as const) {
     const record = await findApiKeyByPlaintext(db, DEMO_API_KEYS[keyType]);
-    if (record && record.revokedAt === null) active[keyType] = DEMO_API_KEYS[keyType];
+    if (record && record.revokedAt === null) active.push({ id: record.id, keyType, apiKey: DEMO_API_KEYS[keyType] });
   }
   return active;
 }

@@ -40,7 +40,7 @@ describe('SIGTERM', () => {
     // The demo subscription key is only accepted when SUBSCRIPTION_KEYS is unset.
     delete env.SUBSCRIPTION_KEYS;
     delete env.JWT_SECRET;
-    const child = spawn(process.execPath, ['bin/shiftgate.js', 'serve'], {
+    const child = spawn(process.execPath, ['bin/shiftgate.js', 'serve', '--demo'], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

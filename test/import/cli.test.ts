@@ -87,6 +87,6 @@ describe('shiftgate import FILE', () => {
   it('exits 2 with usage when no file is given', () => {
     const result = runImport();
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('usage: shiftgate import FILE');
+    expect(result.stderr).toMatch(/usage: shiftgate import FILE/i);
   });
 });
