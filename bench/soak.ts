@@ -18,6 +18,7 @@ import { LiveStreams } from './soak/streams.js';
 import { SubscriptionBook } from './soak/subscriptions.js';
 import { Traffic } from './soak/traffic.js';
 import { sleep, waitUntil } from './soak/time.js';
+import { demoDataSet } from '../src/db/demo-data.js';
 
 /**
  * `npm run soak -- [--minutes N] [--database-url postgres://…]`: `shiftgate serve` in a child
@@ -114,6 +115,12 @@ async function main(): Promise<number> {
     log(`webhooks: ${WEBHOOK_TIMEOUT_MS} ms time-out, retries after 0.5, 1, 2, 4, 8 s, then every ${RETRY_CAP_SECONDS} s (${retries} in all)`);
     log(`server pid ${gateway.pid} on ${gateway.baseUrl}; receivers ${Object.values(receivers).map((r) => `${r.kind} ${r.url}`).join(', ')}`);
 
+    // The demo data set is what the run reads and changes; a production-mode server never loads
+    // it by itself, so it arrives the way an operator's data would: through an import.
+    const demoFile = join(database.dir, 'soak-demo-data.json');
+    writeFileSync(demoFile, JSON.stringify(demoDataSet()));
+    const demo = await runCli(['import', demoFile], env);
+    if (demo.code !== 0) throw new Error(`demo data import failed: ${demo.stderr.trim()}`);
     const setupFile = join(database.dir, 'soak-subscribers.json');
     writeFileSync(setupFile, JSON.stringify(subscribersFile(subscribers)));
     const setup = await runCli(['import', setupFile], env);
