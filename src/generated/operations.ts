@@ -14,7 +14,7 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO 8601 date-time, always returned in UTC ("2026-01-31T08:00:00.000Z"). */
   DateTime: { input: string; output: string; }
-  /** A generic JSON value (the contract leaves its inner fields open). */
+  /** A generic JSON value whose inner fields the schema does not fix. */
   JSON: { input: unknown; output: unknown; }
 };
 
@@ -31,7 +31,7 @@ export type CreateEventSubscriptionInput = {
   webhookSubscriberEventFilterId?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** The license as the employee record sees it (contract 2.2). */
+/** The license as the employee record sees it (docs/rest-api.md, Security license). */
 export type EmployeeSecurityLicenseInfo = {
   __typename?: 'EmployeeSecurityLicenseInfo';
   currentStatus?: Maybe<Scalars['String']['output']>;
@@ -48,7 +48,7 @@ export type EventFilter = {
   webhookSubscriberEventFilterId: Scalars['Int']['output'];
 };
 
-/** Binds a delivery URI to one event/eventType pair of a subscriber (contract 2.4). */
+/** Binds a delivery URI to one event/eventType pair of a subscriber (docs/rest-api.md, Event subscription). */
 export type EventSubscription = Node & {
   __typename?: 'EventSubscription';
   createdDateTime: Scalars['DateTime']['output'];
@@ -66,7 +66,7 @@ export type EventSubscription = Node & {
 };
 
 
-/** Binds a delivery URI to one event/eventType pair of a subscriber (contract 2.4). */
+/** Binds a delivery URI to one event/eventType pair of a subscriber (docs/rest-api.md, Event subscription). */
 export type EventSubscriptionDeliveriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -91,7 +91,7 @@ export type EventSubscriptionPayload = {
   eventSubscription: EventSubscription;
 };
 
-/** A security license on file for one employee (contract 2.2). */
+/** A security license on file for one employee (docs/rest-api.md, Security license). */
 export type License = Node & {
   __typename?: 'License';
   attachmentLink?: Maybe<Scalars['String']['output']>;
@@ -291,7 +291,7 @@ export type SubscriptionEventsArgs = {
   eventType?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** One timesheet entry (contract 2.3). Visible only when its company, customer and site are within the calling key. */
+/** One timesheet entry (docs/rest-api.md, Timesheet entry). Visible only when its company, customer and site are within the calling key. */
 export type Timesheet = Node & {
   __typename?: 'Timesheet';
   allowances?: Maybe<Scalars['JSON']['output']>;

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 
-/** The contract's response envelope (part 2.1), used by every REST response. */
+/** The response envelope of every REST response (docs/rest-api.md, Envelope). */
 export interface Envelope {
   status: { code: number; errorMessage: string };
   data: unknown;

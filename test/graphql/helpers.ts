@@ -61,10 +61,10 @@ export function expectUnauthenticated(res: { status: number; body: GraphQLBody }
   expect(errorCodes(res.body).every((c) => c === 'UNAUTHENTICATED'), JSON.stringify(res.body)).toBe(true);
 }
 
-/** A GraphQL selection of every contract 2.2 field, named as the contract names them. */
+/** A GraphQL selection of every field of a security license (docs/rest-api.md), named as REST names them. */
 export const LICENSE_SELECTION = `${LICENSE_SCALAR_FIELDS.join(' ')} employeeSecurityLicenseInfo { ${LICENSE_INFO_FIELDS.join(' ')} }`;
 
-/** A GraphQL selection of every contract 2.4 field; the contract's `id` is `subscriptionId`. */
+/** A GraphQL selection of every field of an event subscription (docs/rest-api.md); the REST `id` is `subscriptionId`. */
 export const SUBSCRIPTION_SELECTION =
   'id: subscriptionId webhookSubscriberEventFilterId uri isActive event eventType createdDateTime modifiedDateTime';
 

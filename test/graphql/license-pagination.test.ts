@@ -108,7 +108,7 @@ describe('GraphQL: Staff.licenses Relay pagination', () => {
     expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
   });
 
-  it('reads every contract 2.2 field of a license', async () => {
+  it('reads every field of a security license (docs/rest-api.md)', async () => {
     const data = expectData(
       await t.graphql(token, `{ staff(employeeId: 1001) { licenses(first: 2) { edges { node { ${LICENSE_SELECTION} } } } } }`),
     );

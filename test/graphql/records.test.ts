@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { SEEDED_TIMESHEET_9001, TIMESHEET_FIELDS } from '../support/contract-fields.js';
 import { expectData } from './helpers.js';
 
-// The direct fields return the seeded records with the contract's values.
+// The direct fields return the seeded records with the values REST returns.
 
 describe('GraphQL: timesheet, staff and subscriber records', () => {
   let t: TestApp;
@@ -17,7 +17,7 @@ describe('GraphQL: timesheet, staff and subscriber records', () => {
   });
   afterAll(() => t.close());
 
-  it('timesheet(timesheetId) returns every contract 2.3 field', async () => {
+  it('timesheet(timesheetId) returns every field of a timesheet entry (docs/rest-api.md)', async () => {
     const data = expectData(await t.graphql(timesheetKey, `{ timesheet(timesheetId: 9001) { ${TIMESHEET_FIELDS.join(' ')} } }`));
     expect(data.timesheet).toEqual(SEEDED_TIMESHEET_9001);
   });

@@ -96,7 +96,7 @@ describe('GraphQL schema: pinned names and shapes', () => {
     },
   );
 
-  it('License has every contract 2.2 field with the contract types', async () => {
+  it('License has every field of a security license (docs/rest-api.md) with its type', async () => {
     const license = await type('License');
     const expected: Record<(typeof LICENSE_SCALAR_FIELDS)[number], string> = {
       securityLicenseId: 'Int',
@@ -126,7 +126,7 @@ describe('GraphQL schema: pinned names and shapes', () => {
     expect(bare(info.fields.licenceSector?.type ?? '')).toBe('String');
   });
 
-  it('Timesheet has every contract 2.3 field; generic objects are JSON and date-times DateTime', async () => {
+  it('Timesheet has every field of a timesheet entry (docs/rest-api.md); generic objects are JSON and date-times DateTime', async () => {
     const timesheet = await type('Timesheet');
     const json = ['clockInCoordinates', 'clockOutCoordinates', 'staffSubmittedTimesheetTimes', 'notes', 'allowances', 'scheduleNotes'];
     const ints = ['timesheetId', 'customerApiId', 'siteApiId', 'payBreakTime', 'invoiceBreakTime'];
@@ -146,7 +146,7 @@ describe('GraphQL schema: pinned names and shapes', () => {
     }
   });
 
-  it('EventSubscription carries contract 2.4 with the integer id as subscriptionId', async () => {
+  it('EventSubscription has every field of an event subscription (docs/rest-api.md), the integer id as subscriptionId', async () => {
     const sub = await type('EventSubscription');
     const expected: Record<string, string> = {
       subscriptionId: 'Int',
@@ -161,7 +161,7 @@ describe('GraphQL schema: pinned names and shapes', () => {
     for (const [field, scalar] of Object.entries(expected)) {
       expect(bare(sub.fields[field]?.type ?? '<missing>'), `EventSubscription.${field}`).toBe(scalar);
     }
-    // The global id is not the contract's integer id.
+    // The global id is not the REST record's integer id.
     expect(sub.fields.id?.type).toBe('ID!');
   });
 

@@ -6,7 +6,7 @@ import { expectData, LICENSE_SELECTION, SUBSCRIPTION_SELECTION } from '../graphq
 
 /*
  * REST `data` is the GraphQL result for the same record: each test writes its own GraphQL
- * query with the contract's field names (aliases where the names differ) and compares the
+ * query with the REST field names (aliases where the names differ) and compares the
  * JSON exactly. The queries here are independent of schema/operations, so a field dropped or
  * renamed in an operation file shows up as a difference.
  */
@@ -25,7 +25,7 @@ describe('REST and GraphQL return the same data', () => {
   });
   afterAll(() => t.close());
 
-  it.each([9001, 9002, 9003])('timesheet %i: every contract 2.3 field', async (timesheetId) => {
+  it.each([9001, 9002, 9003])('timesheet %i: every field of a timesheet entry (docs/rest-api.md)', async (timesheetId) => {
     const rest = expectEnvelope(await t.request('GET', `/api/external/timesheets/${timesheetId}`, { token: timesheetKey }), 200);
     const gql = expectData(await t.graphql(timesheetKey, `{ timesheet(timesheetId: ${timesheetId}) { ${TIMESHEET_FIELDS.join(' ')} } }`));
     expect(Object.keys(rest.data).sort()).toEqual([...TIMESHEET_FIELDS].sort());

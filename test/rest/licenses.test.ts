@@ -33,7 +33,7 @@ describe('GET /api/external/staffs/{id}/licenses', () => {
 
   const get = (path: string) => t.request('GET', path, { token });
 
-  it('returns license records with exactly the contract fields', async () => {
+  it('returns license records with exactly the fields of a security license (docs/rest-api.md)', async () => {
     const env = expectEnvelope(await get(`${PATH}?pageSize=2`), 200);
     expect(env.count).toBe(2);
     const [first] = env.data;
@@ -207,7 +207,7 @@ describe('GET /api/external/staffs/{id}/licenses', () => {
       const back = expectEnvelope(await get(`${STAFF_1002}?${two.prevPageParameter}`), 200);
       expect(ids(back)).toEqual(all.slice(0, 3));
       expect(back).not.toHaveProperty('prevPageParameter');
-      // Sent as the GET body, the way the contract allows, it leads to the same page.
+      // Sent as the GET body, as docs/rest-api.md allows, it leads to the same page.
       expect(ids(expectEnvelope(await rawRequest(t, 'GET', STAFF_1002, { token, body: two.prevPageParameter! }), 200))).toEqual(
         all.slice(0, 3),
       );

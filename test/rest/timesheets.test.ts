@@ -20,7 +20,7 @@ describe('GET /api/external/timesheets/{id}', () => {
 
   const get = (id: number | string, token = companyWide) => t.request('GET', `/api/external/timesheets/${id}`, { token });
 
-  it('returns one entry with exactly the contract 2.3 fields', async () => {
+  it('returns one entry with exactly the fields of a timesheet entry (docs/rest-api.md)', async () => {
     const env = expectEnvelope(await get(9001), 200);
     expect(env.count).toBe(1);
     expect(Array.isArray(env.data)).toBe(false);

@@ -1,9 +1,9 @@
 /**
- * The contract's field lists (parts 2.2, 2.3, 2.4) and the seeded timesheet 9001 as every read
+ * The field lists of the REST records (docs/rest-api.md, Records) and the seeded timesheet 9001 as every read
  * returns it: one copy for the REST, GraphQL and parity tests alike.
  */
 
-/** The contract 2.3 timesheet fields, in the contract's order. */
+/** The fields of a timesheet entry, in the order of docs/rest-api.md. */
 export const TIMESHEET_FIELDS = [
   'timesheetId',
   'customerName',
@@ -47,7 +47,7 @@ export const TIMESHEET_FIELDS = [
   'lock',
   'scheduleNotes',
 ] as const;
-/** The contract 2.2 license fields (employeeSecurityLicenseInfo is selected separately). */
+/** The fields of a security license (employeeSecurityLicenseInfo is selected separately). */
 export const LICENSE_SCALAR_FIELDS = [
   'securityLicenseId',
   'employeeId',

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 
 /**
- * Assertions for the contract's response envelope (external-api.md part 2.1):
+ * Assertions for the REST response envelope (docs/rest-api.md, Envelope):
  *
  *   { status: { code, errorMessage }, data, count, message, errors: [{ code, message }],
  *     nextPageParameter?, prevPageParameter? }

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.js';
 import type { GraphQLContext } from '../context.js';
 
 /**
- * Which KeyType may read which records (contract part 5). Types carry these so `node`
+ * Which KeyType may read which records (docs/rest-api.md, Authentication). Types carry these so `node`
  * lookups are guarded; root fields carry them too so the check runs before any load.
  */
 export const DEVELOPER_ONLY = { developer: true } as const;

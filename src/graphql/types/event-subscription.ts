@@ -3,9 +3,9 @@ import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 
 // Named EventSubscription so it cannot be confused with GraphQL's root Subscription type;
-// the contract's integer `id` is `subscriptionId` here, and `id` is the global node id.
+// the REST record's integer `id` is `subscriptionId` here, and `id` is the global node id.
 export const EventSubscription = builder.loadableNode('EventSubscription', {
-  description: 'Binds a delivery URI to one event/eventType pair of a subscriber (contract 2.4).',
+  description: 'Binds a delivery URI to one event/eventType pair of a subscriber (docs/rest-api.md, Event subscription).',
   authScopes: DEVELOPER_ONLY,
   id: { resolve: (s: SubscriptionRecord) => s.subscriptionId, parse: (id: string) => Number(id) },
   load: scopedNodeLoad('Subscription', DEVELOPER_ONLY, loadSubscriptions),

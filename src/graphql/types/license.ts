@@ -3,7 +3,7 @@ import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 
 const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSecurityLicenseInfo').implement({
-  description: 'The license as the employee record sees it (contract 2.2).',
+  description: 'The license as the employee record sees it (docs/rest-api.md, Security license).',
   fields: (t) => ({
     employeeSecurityLicenseId: t.exposeInt('securityLicenseId'),
     currentStatus: t.exposeString('status', { nullable: true }),
@@ -13,7 +13,7 @@ const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSe
 });
 
 export const License = builder.loadableNode('License', {
-  description: 'A security license on file for one employee (contract 2.2).',
+  description: 'A security license on file for one employee (docs/rest-api.md, Security license).',
   authScopes: DEVELOPER_ONLY,
   id: { resolve: (license: LicenseRecord) => license.securityLicenseId, parse: (id: string) => Number(id) },
   load: scopedNodeLoad('License', DEVELOPER_ONLY, loadLicenses),

@@ -21,7 +21,7 @@ builder.scalarType('DateTime', {
 });
 
 builder.scalarType('JSON', {
-  description: 'A generic JSON value (the contract leaves its inner fields open).',
+  description: 'A generic JSON value whose inner fields the schema does not fix.',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast) => {

@@ -4,7 +4,7 @@ import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
 
 export const Timesheet = builder.loadableNode('Timesheet', {
   description:
-    'One timesheet entry (contract 2.3). Visible only when its company, customer and site are within the calling key.',
+    'One timesheet entry (docs/rest-api.md, Timesheet entry). Visible only when its company, customer and site are within the calling key.',
   authScopes: TIMESHEET_ONLY,
   id: { resolve: (timesheet: TimesheetRecord) => timesheet.timesheetId, parse: (id: string) => Number(id) },
   load: scopedNodeLoad('Timesheet', TIMESHEET_ONLY, loadTimesheets),
