@@ -62,6 +62,42 @@ export interface LiveConfig {
   maxStreams: number;
 }
 
+/** Per-request work limits, rate limits, time-outs and logging. */
+export interface LimitsConfig {
+  bodyLimitBytes: number;
+  maxUrlLength: number;
+  maxHeaderBytes: number;
+  /** Whole request (headers and body) must arrive within this; slow clients get 408. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Requests per minute per API key (REST and GraphQL together). */
+  rateLimitPerMinute: number;
+  /** Token requests per minute per client address, refused or not. */
+  tokenRateLimitPerMinute: number;
+  /** Refused API keys per minute per stored key prefix, from all addresses together. */
+  tokenPrefixFailuresPerMinute: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (CIDR ranges). Only a request whose socket peer is
+   * in one of them is attributed to the address it forwards for.
+   */
+  trustedProxies: readonly string[];
+  rateLimitStore: (typeof RATE_LIMIT_STORES)[number];
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    batchLimit: number;
+    introspection: boolean;
+    fieldSuggestions: boolean;
+    /** Whether armor errors name the configured limit (never in production). */
+    exposeLimits: boolean;
+  };
+  shutdownTimeoutMs: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
 /** Invalid configuration: the message is one line that names the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -70,19 +106,6 @@ export class ConfigError extends Error {
 export const DEMO_SUBSCRIPTION_KEY = 'demo-subscription-key';
 /** HS256 wants a key of at least 256 bits; a shorter JWT_SECRET works but start-up warns about it. */
 export const RECOMMENDED_JWT_SECRET_LENGTH = 32;
-const DEFAULT_DATABASE_URL = 'sqlite:./data/shiftgate.sqlite';
-
-type Env = Record<string, string | undefined>;
-
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.trim());
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
 
 export function parseDatabaseUrl(raw: string): DatabaseConfig {
   const value = raw.trim();
@@ -112,197 +135,307 @@ export function parseDatabaseUrl(raw: string): DatabaseConfig {
   return { client: 'sqlite', filename: value === ':memory:' ? value : resolve(value) };
 }
 
-function listVar(env: Env, name: string): string[] | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
+/** How one environment variable is read. */
+export interface Variable<T> {
+  /**
+   * The default, spelt as it would be in the environment (and in the docs' settings tables).
+   * Undefined when the default follows from other settings: loadConfig works it out.
+   */
+  readonly fallback: string | undefined;
+  /** An empty value goes to parse, which refuses it; otherwise empty or blank means the default. */
+  readonly emptyIsValue: boolean;
+  /** The value, or a ConfigError whose one line names the variable. */
+  parse(raw: string, name: string): T;
+}
+
+const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+
+/** An integer from min to max. */
+function int(fallback: number, min: number, max: number): Variable<number>;
+function int(fallback: undefined, min: number, max: number): Variable<number | undefined>;
+function int(fallback: number | undefined, min: number, max: number): Variable<number | undefined> {
+  return {
+    fallback: fallback === undefined ? undefined : String(fallback),
+    emptyIsValue: false,
+    parse(raw, name) {
+      const value = Number(raw.trim());
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw new ConfigError(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+      }
+      return value;
+    },
+  };
+}
+
+/** A number from 0 to max, written in plain decimal. */
+function decimal(fallback: number, max: number): Variable<number> {
+  return {
+    fallback: String(fallback),
+    emptyIsValue: false,
+    parse(raw, name) {
+      if (!DECIMAL.test(raw.trim()) || Number(raw) > max) {
+        throw new ConfigError(`${name}: must be a number from 0 to ${max}, got "${raw}"`);
+      }
+      return Number(raw);
+    },
+  };
+}
+
+/** Comma-separated seconds, each from 0 to max. Fractions are allowed so tests can compress a schedule to milliseconds. */
+function secondsList(fallback: readonly number[], max: number): Variable<number[]> {
+  return {
+    fallback: fallback.join(','),
+    emptyIsValue: false,
+    parse(raw, name) {
+      const items = raw.split(',').map((s) => s.trim());
+      if (items.some((s) => !DECIMAL.test(s) || Number(s) > max)) {
+        throw new ConfigError(`${name}: must be comma-separated seconds (0 to ${max}), got "${raw}"`);
+      }
+      return items.map(Number);
+    },
+  };
+}
+
+function splitList(raw: string, name: string): string[] {
   const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length === 0) throw new ConfigError(`${name}: must list at least one value`);
   return items;
 }
 
-function retryScheduleVar(env: Env, name: string): number[] {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return [5, 300, 1800, 7200, 18000, 36000, 36000];
-  const items = raw.split(',').map((s) => s.trim());
-  // Fractions are allowed so tests can compress the schedule to milliseconds.
-  if (items.some((s) => !/^[0-9]+(\.[0-9]+)?$/.test(s) || Number(s) > 7 * 24 * 3600)) {
-    throw new ConfigError(`${name}: must be comma-separated seconds (0 to 604800), got "${raw}"`);
-  }
-  return items.map(Number);
+/** Comma-separated values, at least one; unset leaves the choice to loadConfig. */
+function list(): Variable<string[] | undefined> {
+  return { fallback: undefined, emptyIsValue: true, parse: splitList };
 }
 
-function decimalVar(env: Env, name: string, fallback: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) || Number(raw) > max) {
-    throw new ConfigError(`${name}: must be a number from 0 to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function cidrListVar(env: Env, name: string): string[] {
-  const items = env[name]?.trim() ? (listVar(env, name) ?? []) : [];
-  const blocks = new BlockList();
-  for (const item of items) {
-    const match = /^([^/]+)\/([0-9]{1,3})$/.exec(item);
-    const family = match && isIP(match[1] ?? '');
-    const prefix = Number(match?.[2]);
-    if (!match || !family || prefix > (family === 4 ? 32 : 128)) {
-      throw new ConfigError(`${name}: "${item}" is not a CIDR range such as 127.0.0.0/8`);
-    }
-    blocks.addSubnet(match[1] ?? '', prefix, family === 4 ? 'ipv4' : 'ipv6');
-  }
-  return items;
-}
-
-function loadWebhookConfig(env: Env): WebhookConfig {
-  const timeoutMs = intVar(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000);
-  const leaseMs = intVar(env, 'WEBHOOK_LEASE_MS', Math.max(60_000, 2 * timeoutMs), 100, 3_600_000);
-  if (leaseMs <= timeoutMs && env.WEBHOOK_LEASE_MS !== undefined) {
-    throw new ConfigError('WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS');
-  }
+/** Comma-separated CIDR ranges (IPv4 or IPv6); empty by default. */
+function cidrs(): Variable<string[]> {
   return {
-    retryScheduleSeconds: retryScheduleVar(env, 'WEBHOOK_RETRY_SCHEDULE'),
-    disableAfterHours: decimalVar(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 24 * 365),
-    allowedCidrs: cidrListVar(env, 'WEBHOOK_ALLOWED_CIDRS'),
-    timeoutMs,
-    pollIntervalMs: intVar(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
-    leaseMs,
-    concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
-    concurrencyPerSubscription: intVar(env, 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', 2, 1, 256),
-    concurrencyPerHost: intVar(env, 'WEBHOOK_CONCURRENCY_PER_HOST', 4, 1, 256),
-    retentionDays: intVar(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
-    licenseScanIntervalSeconds: intVar(env, 'LICENSE_SCAN_INTERVAL_SECONDS', 300, 1, 24 * 3600),
+    fallback: '',
+    emptyIsValue: false,
+    parse(raw, name) {
+      const items = raw.trim() === '' ? [] : splitList(raw, name);
+      const blocks = new BlockList();
+      for (const item of items) {
+        const match = /^([^/]+)\/([0-9]{1,3})$/.exec(item);
+        const family = match && isIP(match[1] ?? '');
+        const prefix = Number(match?.[2]);
+        if (!match || !family || prefix > (family === 4 ? 32 : 128)) {
+          throw new ConfigError(`${name}: "${item}" is not a CIDR range such as 127.0.0.0/8`);
+        }
+        blocks.addSubnet(match[1] ?? '', prefix, family === 4 ? 'ipv4' : 'ipv6');
+      }
+      return items;
+    },
   };
 }
 
-function loadLiveConfig(env: Env): LiveConfig {
+/** One of a fixed set of words. */
+function oneOf<const V extends string>(values: readonly V[], fallback: V): Variable<V> {
+  const allowed = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
+  const isAllowed = (value: string): value is V => (values as readonly string[]).includes(value);
   return {
-    maxPerKey: intVar(env, 'LIVE_MAX_STREAMS_PER_KEY', 10, 1, 100_000),
-    maxStreams: intVar(env, 'LIVE_MAX_STREAMS', 1000, 1, 100_000),
+    fallback,
+    emptyIsValue: false,
+    parse(raw, name) {
+      const value = raw.trim();
+      if (!isAllowed(value)) throw new ConfigError(`${name}: must be ${allowed}, got "${value}"`);
+      return value;
+    },
   };
+}
+
+/** true/1 or false/0, any case; unset leaves the choice to loadConfig. */
+function bool(): Variable<boolean | undefined> {
+  return {
+    fallback: undefined,
+    emptyIsValue: false,
+    parse(raw, name) {
+      const value = raw.trim().toLowerCase();
+      if (value === 'true' || value === '1') return true;
+      if (value === 'false' || value === '0') return false;
+      throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+    },
+  };
+}
+
+/** Any text, taken as written. */
+function text(): Variable<string | undefined> {
+  return { fallback: undefined, emptyIsValue: false, parse: (raw) => raw };
+}
+
+/** A directory, resolved against the working directory. */
+function directory(): Variable<string | undefined> {
+  return { fallback: undefined, emptyIsValue: false, parse: (raw) => resolve(raw.trim()) };
+}
+
+/** A secret, kept exactly as written; empty is refused, since unset is how one asks for a generated secret. */
+function secret(): Variable<string | undefined> {
+  return {
+    fallback: undefined,
+    emptyIsValue: true,
+    parse(raw, name) {
+      if (raw.trim() === '') throw new ConfigError(`${name}: must not be empty (unset it to have a secret generated)`);
+      return raw;
+    },
+  };
+}
+
+function databaseUrl(fallback: string): Variable<DatabaseConfig> {
+  return { fallback, emptyIsValue: true, parse: parseDatabaseUrl };
+}
+
+const RATE_LIMIT_STORES = ['memory', 'postgres'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The lease when WEBHOOK_LEASE_MS is unset, unless twice the time-out is longer. */
+const MIN_DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * Every environment variable shiftgate reads, each once: its parser, its default and its range
+ * (the one-line error on a bad value repeats the range and names the variable). Variables are
+ * read in this order, so the first bad one is the one reported. Each is documented in a settings
+ * table (README.md, docs/*.md); test/config-docs.test.ts keeps the two in step.
+ */
+export const CONFIG_VARIABLES = {
+  // README.md, "Configuration"
+  NODE_ENV: text(),
+  DATABASE_URL: databaseUrl('sqlite:./data/shiftgate.sqlite'),
+  DATA_DIR: directory(),
+  SUBSCRIPTION_KEYS: list(),
+  JWT_SECRET: secret(),
+  DATABASE_POOL_MIN: int(0, 0, 100),
+  DATABASE_POOL_MAX: int(10, 1, 200),
+  PORT: int(4000, 0, 65535),
+  TOKEN_TTL_SECONDS: int(3600, 1, 7 * 24 * 3600),
+  API_KEY_CACHE_SECONDS: int(30, 0, 60),
+  SQLITE_BUSY_TIMEOUT_MS: int(5000, 0, 600_000),
+  // docs/webhooks.md, "Settings"
+  WEBHOOK_TIMEOUT_MS: int(15_000, 100, 120_000),
+  WEBHOOK_LEASE_MS: int(undefined, 100, 3_600_000),
+  WEBHOOK_RETRY_SCHEDULE: secondsList([5, 300, 1800, 7200, 18000, 36000, 36000], 7 * 24 * 3600),
+  WEBHOOK_DISABLE_AFTER_HOURS: decimal(120, 24 * 365),
+  WEBHOOK_ALLOWED_CIDRS: cidrs(),
+  WEBHOOK_POLL_INTERVAL_MS: int(1000, 10, 60_000),
+  WEBHOOK_CONCURRENCY: int(8, 1, 256),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: int(2, 1, 256),
+  WEBHOOK_CONCURRENCY_PER_HOST: int(4, 1, 256),
+  WEBHOOK_RETENTION_DAYS: int(30, 0, 36_500),
+  LICENSE_SCAN_INTERVAL_SECONDS: int(300, 1, 24 * 3600),
+  LIVE_MAX_STREAMS_PER_KEY: int(10, 1, 100_000),
+  LIVE_MAX_STREAMS: int(1000, 1, 100_000),
+  // docs/security.md, "Limits"
+  RATE_LIMIT_STORE: oneOf(RATE_LIMIT_STORES, 'memory'),
+  REQUEST_TIMEOUT_MS: int(30_000, 100, 600_000),
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1, 100 * 1024 * 1024),
+  MAX_URL_LENGTH: int(8192, 64, 1024 * 1024),
+  MAX_HEADER_BYTES: int(16 * 1024, 1024, 1024 * 1024),
+  HEADERS_TIMEOUT_MS: int(10_000, 100, 600_000),
+  RATE_LIMIT_PER_MINUTE: int(1200, 1, 10_000_000),
+  TOKEN_RATE_LIMIT_PER_MINUTE: int(30, 1, 10_000_000),
+  TOKEN_PREFIX_FAILURES_PER_MINUTE: int(10, 1, 10_000_000),
+  TRUSTED_PROXIES: cidrs(),
+  GRAPHQL_MAX_DEPTH: int(10, 1, 1000),
+  GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
+  GRAPHQL_MAX_TOKENS: int(2000, 10, 1_000_000),
+  GRAPHQL_MAX_DIRECTIVES: int(10, 0, 1000),
+  GRAPHQL_MAX_COST: int(5000, 1, 10_000_000),
+  GRAPHQL_BATCH_LIMIT: int(10, 1, 1000),
+  GRAPHQL_INTROSPECTION: bool(),
+  // docs/operations.md
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
+} satisfies Record<string, Variable<unknown>>;
+
+export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
+
+type Values = { [K in ConfigVariable]: (typeof CONFIG_VARIABLES)[K] extends Variable<infer T> ? T : never };
+
+type Env = Record<string, string | undefined>;
+
+function readVariables(env: Env): Values {
+  const values: Partial<Record<ConfigVariable, unknown>> = {};
+  for (const [name, variable] of Object.entries(CONFIG_VARIABLES) as [ConfigVariable, Variable<unknown>][]) {
+    const given = env[name];
+    const raw = given === undefined || (!variable.emptyIsValue && given.trim() === '') ? variable.fallback : given;
+    values[name] = raw === undefined ? undefined : variable.parse(raw, name);
+  }
+  // Each entry came from its own variable's parser, or is undefined where that variable has no fallback.
+  return values as Values;
+}
+
+/** The configuration with nothing set: every default in one place. */
+export function defaultConfig(): Config {
+  return loadConfig({});
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const database = parseDatabaseUrl(env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
-  const dataDir = env.DATA_DIR?.trim()
-    ? resolve(env.DATA_DIR.trim())
-    : database.client === 'sqlite' && database.filename !== ':memory:'
-      ? dirname(database.filename)
-      : resolve('data');
-  const production = env.NODE_ENV === 'production';
-  const keys = listVar(env, 'SUBSCRIPTION_KEYS');
+  const v = readVariables(env);
+  const database = v.DATABASE_URL;
+  const production = v.NODE_ENV === 'production';
   // The demo key is public; production never falls back to it (and `serve` refuses to start).
-  const demoSubscriptionKey = keys === undefined && !production;
-  const jwtSecret = env.JWT_SECRET;
-  if (jwtSecret !== undefined && jwtSecret.trim() === '') {
-    throw new ConfigError('JWT_SECRET: must not be empty (unset it to have a secret generated)');
+  const demoSubscriptionKey = v.SUBSCRIPTION_KEYS === undefined && !production;
+  if (v.DATABASE_POOL_MIN > v.DATABASE_POOL_MAX) throw new ConfigError('DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX');
+  if (v.WEBHOOK_LEASE_MS !== undefined && v.WEBHOOK_LEASE_MS <= v.WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError('WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS');
   }
-  const poolMin = intVar(env, 'DATABASE_POOL_MIN', 0, 0, 100);
-  const poolMax = intVar(env, 'DATABASE_POOL_MAX', 10, 1, 200);
-  if (poolMin > poolMax) throw new ConfigError('DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX');
-  return {
-    database,
-    dataDir,
-    port: intVar(env, 'PORT', 4000, 0, 65535),
-    production,
-    subscriptionKeys: keys ?? (demoSubscriptionKey ? [DEMO_SUBSCRIPTION_KEY] : []),
-    demoSubscriptionKey,
-    jwtSecret,
-    tokenTtlSeconds: intVar(env, 'TOKEN_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
-    apiKeyCacheSeconds: intVar(env, 'API_KEY_CACHE_SECONDS', 30, 0, 60),
-    poolMin,
-    poolMax,
-    sqliteBusyTimeoutMs: intVar(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
-    webhooks: loadWebhookConfig(env),
-    live: loadLiveConfig(env),
-    limits: loadLimitsConfig(env, database),
-  };
-}
-
-/** Per-request work limits, rate limits, time-outs and logging. */
-export interface LimitsConfig {
-  bodyLimitBytes: number;
-  maxUrlLength: number;
-  maxHeaderBytes: number;
-  /** Whole request (headers and body) must arrive within this; slow clients get 408. */
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  /** Requests per minute per API key (REST and GraphQL together). */
-  rateLimitPerMinute: number;
-  /** Token requests per minute per client address, refused or not. */
-  tokenRateLimitPerMinute: number;
-  /** Refused API keys per minute per stored key prefix, from all addresses together. */
-  tokenPrefixFailuresPerMinute: number;
-  /**
-   * Proxies whose X-Forwarded-For is believed (CIDR ranges). Only a request whose socket peer is
-   * in one of them is attributed to the address it forwards for.
-   */
-  trustedProxies: readonly string[];
-  rateLimitStore: 'memory' | 'postgres';
-  graphql: {
-    maxDepth: number;
-    maxAliases: number;
-    maxTokens: number;
-    maxDirectives: number;
-    maxCost: number;
-    batchLimit: number;
-    introspection: boolean;
-    fieldSuggestions: boolean;
-    /** Whether armor errors name the configured limit (never in production). */
-    exposeLimits: boolean;
-  };
-  shutdownTimeoutMs: number;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-function boolVar(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name}: must be true or false, got "${env[name]}"`);
-}
-
-function loadLimitsConfig(env: Env, database: DatabaseConfig): LimitsConfig {
-  const production = env.NODE_ENV === 'production';
-  const store = env.RATE_LIMIT_STORE?.trim() || 'memory';
-  if (store !== 'memory' && store !== 'postgres') {
-    throw new ConfigError(`RATE_LIMIT_STORE: must be memory or postgres, got "${store}"`);
-  }
-  if (store === 'postgres' && database.client !== 'pg') {
+  if (v.RATE_LIMIT_STORE === 'postgres' && database.client !== 'pg') {
     throw new ConfigError('RATE_LIMIT_STORE: postgres needs a postgres:// DATABASE_URL');
   }
-  const logLevel = env.LOG_LEVEL?.trim() || 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-  const requestTimeoutMs = intVar(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
   return {
-    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
-    maxUrlLength: intVar(env, 'MAX_URL_LENGTH', 8192, 64, 1024 * 1024),
-    maxHeaderBytes: intVar(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
-    requestTimeoutMs,
-    headersTimeoutMs: Math.min(requestTimeoutMs, intVar(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000)),
-    rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
-    tokenRateLimitPerMinute: intVar(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
-    tokenPrefixFailuresPerMinute: intVar(env, 'TOKEN_PREFIX_FAILURES_PER_MINUTE', 10, 1, 10_000_000),
-    trustedProxies: cidrListVar(env, 'TRUSTED_PROXIES'),
-    rateLimitStore: store,
-    graphql: {
-      maxDepth: intVar(env, 'GRAPHQL_MAX_DEPTH', 10, 1, 1000),
-      maxAliases: intVar(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
-      maxTokens: intVar(env, 'GRAPHQL_MAX_TOKENS', 2000, 10, 1_000_000),
-      maxDirectives: intVar(env, 'GRAPHQL_MAX_DIRECTIVES', 10, 0, 1000),
-      maxCost: intVar(env, 'GRAPHQL_MAX_COST', 5000, 1, 10_000_000),
-      batchLimit: intVar(env, 'GRAPHQL_BATCH_LIMIT', 10, 1, 1000),
-      introspection: boolVar(env, 'GRAPHQL_INTROSPECTION', !production),
-      fieldSuggestions: env.NODE_ENV === 'development',
-      exposeLimits: !production,
+    database,
+    dataDir:
+      v.DATA_DIR ?? (database.client === 'sqlite' && database.filename !== ':memory:' ? dirname(database.filename) : resolve('data')),
+    port: v.PORT,
+    production,
+    subscriptionKeys: v.SUBSCRIPTION_KEYS ?? (demoSubscriptionKey ? [DEMO_SUBSCRIPTION_KEY] : []),
+    demoSubscriptionKey,
+    jwtSecret: v.JWT_SECRET,
+    tokenTtlSeconds: v.TOKEN_TTL_SECONDS,
+    apiKeyCacheSeconds: v.API_KEY_CACHE_SECONDS,
+    poolMin: v.DATABASE_POOL_MIN,
+    poolMax: v.DATABASE_POOL_MAX,
+    sqliteBusyTimeoutMs: v.SQLITE_BUSY_TIMEOUT_MS,
+    webhooks: {
+      retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE,
+      disableAfterHours: v.WEBHOOK_DISABLE_AFTER_HOURS,
+      allowedCidrs: v.WEBHOOK_ALLOWED_CIDRS,
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      pollIntervalMs: v.WEBHOOK_POLL_INTERVAL_MS,
+      leaseMs: v.WEBHOOK_LEASE_MS ?? Math.max(MIN_DEFAULT_LEASE_MS, 2 * v.WEBHOOK_TIMEOUT_MS),
+      concurrency: v.WEBHOOK_CONCURRENCY,
+      concurrencyPerSubscription: v.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
+      concurrencyPerHost: v.WEBHOOK_CONCURRENCY_PER_HOST,
+      retentionDays: v.WEBHOOK_RETENTION_DAYS,
+      licenseScanIntervalSeconds: v.LICENSE_SCAN_INTERVAL_SECONDS,
     },
-    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    logLevel: logLevel as LimitsConfig['logLevel'],
+    live: {
+      maxPerKey: v.LIVE_MAX_STREAMS_PER_KEY,
+      maxStreams: v.LIVE_MAX_STREAMS,
+    },
+    limits: {
+      bodyLimitBytes: v.BODY_LIMIT_BYTES,
+      maxUrlLength: v.MAX_URL_LENGTH,
+      maxHeaderBytes: v.MAX_HEADER_BYTES,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+      // Node refuses a headers time-out longer than the request time-out.
+      headersTimeoutMs: Math.min(v.REQUEST_TIMEOUT_MS, v.HEADERS_TIMEOUT_MS),
+      rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+      tokenRateLimitPerMinute: v.TOKEN_RATE_LIMIT_PER_MINUTE,
+      tokenPrefixFailuresPerMinute: v.TOKEN_PREFIX_FAILURES_PER_MINUTE,
+      trustedProxies: v.TRUSTED_PROXIES,
+      rateLimitStore: v.RATE_LIMIT_STORE,
+      graphql: {
+        maxDepth: v.GRAPHQL_MAX_DEPTH,
+        maxAliases: v.GRAPHQL_MAX_ALIASES,
+        maxTokens: v.GRAPHQL_MAX_TOKENS,
+        maxDirectives: v.GRAPHQL_MAX_DIRECTIVES,
+        maxCost: v.GRAPHQL_MAX_COST,
+        batchLimit: v.GRAPHQL_BATCH_LIMIT,
+        introspection: v.GRAPHQL_INTROSPECTION ?? !production,
+        fieldSuggestions: v.NODE_ENV === 'development',
+        exposeLimits: !production,
+      },
+      shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+      logLevel: v.LOG_LEVEL,
+    },
   };
 }

@@ -6,23 +6,13 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { LimitsConfig } from '../config.js';
+import { defaultConfig, type LimitsConfig } from '../config.js';
 import { refusalStatuses } from './refusals.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
 
-/** The documented defaults (README, "Security"); config.ts reads the overrides from the environment. */
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
-  maxDepth: 10,
-  maxAliases: 15,
-  maxTokens: 2000,
-  maxDirectives: 10,
-  maxCost: 5000,
-  batchLimit: 10,
-  introspection: true,
-  fieldSuggestions: false,
-  exposeLimits: true,
-};
+/** The limits with no variable set, as config.ts defines them (docs/security.md, "Limits"). */
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = defaultConfig().limits.graphql;
 
 /**
  * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
