@@ -6,7 +6,8 @@ import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/knex.js';
 import { openDatabaseForStart, prepareDatabase } from './db/prepare.js';
 import type { Services } from './graphql/context.js';
-import { tryGraphQLFastLane } from './graphql/fast-lane.js';
+import { executorOf, type Execute } from './graphql/execute.js';
+import { sendGraphQLError } from './graphql/send-failure.js';
 import { StreamAdmission } from './graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from './graphql/yoga.js';
 import { handleOperability, OPERABILITY_PATHS } from './http/operability.js';
@@ -15,14 +16,13 @@ import { readUtf8Body } from './http/read-body.js';
 import { trustedProxyList } from './http/client-address.js';
 import { TokenAttempts } from './http/token-attempts.js';
 import { Admission, answerClientErrors, factsOf, requestRoad, serverOptions } from './http/request-road.js';
-import { sendJson } from './http/respond.js';
-import { apiError, asApiError, errorCodeOf, headersForCode, statusForCode } from './errors.js';
+import { refusal } from './http/failure.js';
+import { apiError } from './errors.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { CursorCodec } from './pagination/cursor-codec.js';
 import { RestAdapter } from './rest/adapter.js';
-import { failureEnvelope } from './rest/envelope.js';
 import { routes } from './rest/routes.js';
-import { sendFailure } from './rest/send-failure.js';
+import { sendEnvelopeFailure, sendFailure } from './rest/send-failure.js';
 import { handleTokenRequest, TOKEN_PATH } from './rest/token-route.js';
 import { LiveStreams } from './webhooks/live-streams.js';
 import { createWebhookServices, WebhookWorkers } from './webhooks/service.js';
@@ -34,6 +34,8 @@ export interface App {
   authenticator: Authenticator;
   tokens: TokenIssuer;
   yoga: YogaApp;
+  /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
+  execute: Execute;
   server: Server;
   /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
   webhooks: WebhookWorkers;
@@ -77,14 +79,15 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const shareable = options.db !== undefined || (config.database.client === 'sqlite' && config.database.filename === ':memory:');
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
   const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb });
-  const webhooks = new WebhookWorkers({ db: backgroundDb, yoga: backgroundYoga, config: config.webhooks, services: webhookServices, now });
+  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: executorOf(backgroundYoga), config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = config.limits.bodyLimitBytes;
   const rateLimits = createRateLimits(config.limits, db);
   const admission = new Admission(authenticator, rateLimits);
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
-  const rest = new RestAdapter(routes, { yoga, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
+  const execute = executorOf(yoga);
+  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, admit: (req, res) => admission.admit(req, res) });
   let draining = false;
 
   async function handleGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -104,7 +107,6 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
         const body = await readUtf8Body(req, bodyLimitBytes);
         requestBody = body;
-        if (await tryGraphQLFastLane(yoga, req, res, body, { principal, requestId })) return;
         (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       }
       const liveStream = await streamAdmission.admit(req, res, principal, requestBody);
@@ -112,14 +114,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;
-      const error = asApiError(thrown);
-      const code = errorCodeOf(error as { extensions?: Record<string, unknown> }) ?? 'INTERNAL_SERVER_ERROR';
-      const status = statusForCode(code);
-      if (status === 500) logger.error({ err: error, requestId }, 'unexpected error');
-      const message = status === 500 ? 'Internal server error' : (error as Error).message;
-      const extensions = status === 500 ? { code, requestId } : { code };
-      const headers = status === 401 ? { 'www-authenticate': 'Bearer' } : headersForCode(code);
-      sendJson(res, status, { errors: [{ message, extensions }] }, headers);
+      sendGraphQLError(res, thrown);
     }
   }
 
@@ -130,7 +125,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
     req.resume();
-    sendJson(res, 404, failureEnvelope(404, [`No route for ${req.method} ${url.pathname}`]));
+    sendEnvelopeFailure(res, refusal(404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`));
   }
 
   const server = createServer(
@@ -155,6 +150,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     authenticator,
     tokens,
     yoga,
+    execute,
     server,
     webhooks,
     liveStreams,

@@ -35,21 +35,15 @@ export const unauthenticated = (message: string) => apiError('UNAUTHENTICATED', 
 /** Seconds a client is asked to wait before repeating a request refused because the database was busy. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
-/** Response headers that go with a code (the wait before retrying a 503). */
-export function headersForCode(code: ErrorCode | undefined): Record<string, string> {
-  return code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {};
-}
-
 /**
  * The database stayed locked by another writer for longer than the busy timeout; nothing was
- * written. `extensions.http` makes yoga answer /graphql with this status and header (yoga
- * strips it from the body).
+ * written. Answered with 503 and Retry-After (src/http/failure.ts).
  */
 export function databaseBusy(located?: GraphQLError): GraphQLError {
   return new GraphQLError(`The database is busy; retry after ${BUSY_RETRY_AFTER_SECONDS} s`, {
     nodes: located?.nodes ?? null,
     path: located?.path ?? null,
-    extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: headersForCode('SERVICE_UNAVAILABLE') } },
+    extensions: { code: 'SERVICE_UNAVAILABLE' },
   });
 }
 

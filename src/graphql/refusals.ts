@@ -7,8 +7,8 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
  * (schema rules and GraphQL Armor limits alike) — carries yoga's request-error mark, so yoga
  * answers it with no `data`: HTTP 400 under application/graphql-response+json, 200 under the
  * legacy application/json (the status the spec asks for there). Without this mark, a parse
- * failure replayed from yoga's parse cache, or one raised by Armor's token limit inside the
- * parser, came back as 200 under every media type.
+ * failure raised by Armor's token limit inside the parser came back as 200 under every media
+ * type.
  *
  * The errors themselves are cached by yoga across requests, so they only carry
  * request-independent marks. A batch answers 200 as a whole, each item with its errors.
@@ -17,8 +17,8 @@ export function refusalStatuses(options: { batchLimit: number; exposeLimits: boo
   return {
     onParse() {
       return ({ result }) => {
-        // yoga marks parse failures only when it parses with a Fetch request at hand; the fast
-        // lane parses first (without one) and yoga's cache then replays the unmarked error.
+        // yoga marks parse failures only when it parses with a Fetch request at hand, and Armor's
+        // token limit throws from inside the parser; either way the mark is set here, once.
         if (!(result instanceof GraphQLError)) return;
         const extensions = result.extensions as Record<string, unknown>;
         extensions.code ??= 'GRAPHQL_PARSE_FAILED';

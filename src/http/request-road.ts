@@ -5,12 +5,14 @@ import type { Principal } from '../auth/principal.js';
 import type { LimitsConfig } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { recordRequest } from '../observability/metrics.js';
+import { sendGraphQLFailure } from '../graphql/send-failure.js';
 import { failureEnvelope } from '../rest/envelope.js';
+import { sendEnvelopeFailure } from '../rest/send-failure.js';
+import { refusal, type HttpFailure } from './failure.js';
 import type { RestRoute } from '../rest/routes.js';
 import type { RateLimits } from './rate-limits.js';
 import { headerBytes, headerOverflowStatus } from './header-overflow.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { sendJson } from './respond.js';
 
 /** What the road learns about a request on the way, for its log line. Kept on the response. */
 export interface RequestFacts {
@@ -74,13 +76,10 @@ export function foldsIntoAnotherPath(pathname: string): boolean {
   return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
-/** A failure in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
-export function sendRefusal(res: ServerResponse, pathname: string, status: number, message: string, code: string): void {
-  if (pathname === '/graphql') {
-    sendJson(res, status, { errors: [{ message, extensions: { code } }] });
-  } else {
-    sendJson(res, status, failureEnvelope(status, [message]));
-  }
+/** A refusal in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
+function sendRefusal(res: ServerResponse, pathname: string, failure: HttpFailure): void {
+  if (pathname === '/graphql') sendGraphQLFailure(res, failure);
+  else sendEnvelopeFailure(res, failure);
 }
 
 export interface RequestRoadOptions {
@@ -126,23 +125,29 @@ export function requestRoad(
     });
     if ((req.url?.length ?? 0) > limits.maxUrlLength) {
       req.resume();
-      sendRefusal(res, pathnameOf(req.url).slice(0, 16), 414, `URL exceeds ${limits.maxUrlLength} characters`, 'URI_TOO_LONG');
+      sendRefusal(res, pathnameOf(req.url).slice(0, 16), refusal(414, 'URI_TOO_LONG', `URL exceeds ${limits.maxUrlLength} characters`));
       return;
     }
     if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) {
       req.resume();
-      sendRefusal(res, pathnameOf(req.url), 431, `Request headers exceed ${limits.maxHeaderBytes} bytes`, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+      sendRefusal(res, pathnameOf(req.url), refusal(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `Request headers exceed ${limits.maxHeaderBytes} bytes`));
       return;
     }
     const pathname = pathnameOf(req.url);
     if (foldsIntoAnotherPath(pathname)) {
       req.resume();
-      sendJson(res, 400, failureEnvelope(400, ['Request path must not contain dot segments or encoded slashes']));
+      sendEnvelopeFailure(res, refusal(400, 'BAD_REQUEST', 'Request path must not contain dot segments or encoded slashes'));
       return;
     }
     handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));
   };
 }
+
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  408: 'REQUEST_TIMEOUT',
+  414: 'URI_TOO_LONG',
+  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+};
 
 /** What node's HTTP parser attaches to the errors it reports. */
 interface ParserError extends Error {
@@ -179,7 +184,7 @@ export function answerClientErrors(server: Server, logger: Logger, limits: Limit
     if (pending && !pending.headersSent) {
       // The request had reached a handler (a slow body): answer through its response object.
       pending.shouldKeepAlive = false;
-      sendJson(pending, status, failureEnvelope(status, [message]), { connection: 'close' });
+      sendEnvelopeFailure(pending, refusal(status, CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST', message), { connection: 'close' });
       pending.once('finish', () => socket.destroySoon());
       return;
     }

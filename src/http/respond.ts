@@ -11,8 +11,6 @@ export function sendJson(
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'cache-control': 'no-store',
-    // HTTP requires a challenge on every 401; the one credential this API takes is a Bearer token.
-    ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
     ...headers,
   });
   res.end(payload);

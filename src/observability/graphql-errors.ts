@@ -1,7 +1,8 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isDatabaseBusy } from '../db/busy.js';
 import { databaseBusy } from '../errors.js';
+import { httpExtensionOf } from '../http/failure.js';
 
 /** Called with the original error whenever an internal failure is hidden from the caller. */
 export type UnexpectedErrorSink = (error: unknown) => void;
@@ -21,7 +22,12 @@ export function maskErrorWith(sink: UnexpectedErrorSink) {
   return (error: unknown, message: string): Error => {
     if (error instanceof GraphQLError && isExpected(error)) return error;
     const located = error instanceof GraphQLError ? error : undefined;
-    if (isDatabaseBusy(error)) return databaseBusy(located);
+    if (isDatabaseBusy(error)) {
+      // `extensions.http` makes yoga answer /graphql with the status and headers of a busy database (yoga strips it from the body).
+      const busy = databaseBusy(located);
+      (busy.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
+      return busy;
+    }
     sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
     return new GraphQLError(message, {
       nodes: located?.nodes ?? null,
@@ -54,28 +60,4 @@ export function requestIdPlugin(): Plugin<WithRequestId> {
       }
     },
   };
-}
-
-interface HttpExtension {
-  status?: number;
-  headers?: Record<string, string>;
-}
-
-/**
- * What yoga does with `extensions.http` on its own path, for results sent without it (the
- * fast lane): the highest status any error asks for (else 200), their headers, and a body
- * without the extension.
- */
-export function httpAnswerOf(result: ExecutionResult): { status: number; headers: Record<string, string>; body: ExecutionResult } {
-  let status = 200;
-  const headers: Record<string, string> = {};
-  if (!result.errors?.some((error) => error.extensions?.http)) return { status, headers, body: result };
-  const errors = result.errors.map((error) => {
-    const { http, ...extensions } = error.extensions as { http?: HttpExtension };
-    if (!http) return error;
-    if (http.status && http.status > status) status = http.status;
-    Object.assign(headers, http.headers);
-    return { ...error.toJSON(), extensions };
-  });
-  return { status, headers, body: { ...result, errors: errors as ExecutionResult['errors'] } };
 }

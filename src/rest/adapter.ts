@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Kind, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.js';
-import { badInput, errorCodeOf, headersForCode, statusForCode, type ErrorCode } from '../errors.js';
+import { badInput } from '../errors.js';
+import type { Execute } from '../graphql/execute.js';
+import { failureOfResult, refusal } from '../http/failure.js';
 import { readJsonObject } from '../http/json-body.js';
 import { readUtf8Body } from '../http/read-body.js';
+import { factsOf } from '../http/request-road.js';
 import { sendJson } from '../http/respond.js';
-import type { YogaApp } from '../graphql/yoga.js';
-import { failureEnvelope, successEnvelope } from './envelope.js';
-import { internalErrorMessage, sendFailure } from './send-failure.js';
+import { successEnvelope } from './envelope.js';
+import { sendEnvelopeFailure, sendFailure } from './send-failure.js';
 import type { RestInput, RestRoute } from './routes.js';
 
 interface CompiledRoute {
@@ -81,24 +83,8 @@ function restWording(message: string): string {
   return message.replace(/Variable "\$(\w+)"/g, 'Field "$1"');
 }
 
-/** Maps a GraphQL result's errors to one HTTP status, its headers and the envelope's messages. */
-function failureOf(result: ExecutionResult): { status: number; headers: Record<string, string>; messages: string[] } | null {
-  const errors = result.errors ?? [];
-  if (errors.length === 0) return null;
-  const coded = errors.find((e) => errorCodeOf(e) !== undefined);
-  const code: ErrorCode | undefined = coded ? errorCodeOf(coded) : undefined;
-  // Without data, the request itself was refused (variable coercion): the caller's input.
-  const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
-  const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return {
-    status,
-    headers: headersForCode(code),
-    messages: relevant.map((e) => (status === 500 ? 'Internal server error' : restWording(e.message))),
-  };
-}
-
 export interface RestAdapterOptions {
-  yoga: YogaApp;
+  execute: Execute;
   bodyLimitBytes: number;
   /** Authentication plus the per-key rate limit (src/http/request-road.ts), shared with /graphql. */
   admit: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
@@ -128,19 +114,18 @@ export class RestAdapter {
     if (!hit) {
       const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
       req.resume();
-      sendJson(res, 405, failureEnvelope(405, [`Method ${req.method} is not allowed here; use ${allow}`]), { allow });
+      sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
       return true;
     }
     try {
-      const { status, body, headers } = await this.execute(hit.c, hit.m, req, res, url);
-      sendJson(res, status, body, headers);
+      await this.run(hit.c, hit.m, req, res, url);
     } catch (error) {
       sendFailure(res, error);
     }
     return true;
   }
 
-  private async execute(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
+  private async run(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
     const { route } = compiled;
     const principal = await this.options.admit(req, res);
     const params: Record<string, string> = {};
@@ -164,20 +149,18 @@ export class RestAdapter {
     const variables = Object.fromEntries(
       Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined),
     );
-    const { execute, contextFactory, schema } = this.options.yoga.getEnveloped({ principal });
-    const contextValue = await contextFactory();
-    const result = (await execute({
-      schema,
+    const result = await this.options.execute({
       document: route.operation as DocumentNode,
-      variableValues: variables,
-      contextValue,
-    })) as ExecutionResult<never>;
-    const failure = failureOf(result);
+      variables,
+      principal,
+      requestId: factsOf(res)?.requestId,
+    });
+    const failure = failureOfResult(result);
     if (failure) {
-      const messages = failure.status === 500 ? [internalErrorMessage(res)] : failure.messages;
-      return { status: failure.status, body: failureEnvelope(failure.status, messages), headers: failure.headers };
+      sendEnvelopeFailure(res, { ...failure, messages: failure.messages.map(restWording) });
+      return;
     }
     const shaped = route.result(result.data as never);
-    return { status: route.successStatus, body: successEnvelope(route.successStatus, shaped.data, shaped.page) };
+    sendJson(res, route.successStatus, successEnvelope(route.successStatus, shaped.data, shaped.page));
   }
 }

@@ -3,7 +3,6 @@ import {
   Kind,
   parse,
   type DocumentNode,
-  type ExecutionResult,
   type FieldNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -11,7 +10,7 @@ import {
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
-import type { YogaApp } from '../graphql/yoga.js';
+import type { Execute } from '../graphql/execute.js';
 
 export interface EventIdentity {
   eventId: number;
@@ -59,14 +58,15 @@ function systemPrincipal(keyType: Principal['keyType'], companyId: number): Prin
 }
 
 /**
- * Renders webhook bodies by running the very operations the REST reads run, through yoga's
- * pipeline, so `data` is the record exactly as GET returns it. The body is stored on the
- * event the first time, and every later attempt and subscription reuses those bytes.
+ * Renders webhook bodies by running the very operations the REST reads run, through the one
+ * execution path (src/graphql/execute.ts), so `data` is the record exactly as GET returns it.
+ * The body is stored on the event the first time, and every later attempt and subscription
+ * reuses those bytes.
  */
 export class PayloadRenderer {
   constructor(
     private readonly db: Db,
-    private readonly yoga: YogaApp,
+    private readonly execute: Execute,
   ) {}
 
   async payloadOf(event: EventIdentity, stored: string | null): Promise<string> {
@@ -91,9 +91,8 @@ export class PayloadRenderer {
     return (data as { node?: unknown } | null)?.node ?? null;
   }
 
-  private async run(document: DocumentNode, variableValues: Record<string, unknown>, principal: Principal): Promise<unknown> {
-    const { execute, contextFactory, schema } = this.yoga.getEnveloped({ principal });
-    const result = (await execute({ schema, document, variableValues, contextValue: await contextFactory() })) as ExecutionResult;
+  private async run(document: DocumentNode, variables: Record<string, unknown>, principal: Principal): Promise<unknown> {
+    const result = await this.execute({ document, variables, principal });
     if (result.errors?.length) throw new Error(`rendering payload failed: ${result.errors.map((e) => e.message).join('; ')}`);
     return result.data ?? null;
   }

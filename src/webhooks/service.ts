@@ -1,6 +1,6 @@
 import type { WebhookConfig } from '../config.js';
 import { isPostgres, type Db } from '../db/knex.js';
-import type { YogaApp } from '../graphql/yoga.js';
+import type { Execute } from '../graphql/execute.js';
 import { AddressGuard } from './address-guard.js';
 import { Dispatcher } from './dispatcher.js';
 import { LicenseScheduler } from './license-scheduler.js';
@@ -29,10 +29,10 @@ export class WebhookWorkers {
   /** PostgreSQL only: wakes the relay and the dispatcher when any instance commits events. */
   readonly notifications: PgEventNotifications | null;
 
-  constructor(options: { db: Db; yoga: YogaApp; config: WebhookConfig; services: WebhookServices; now?: () => number }) {
-    const { db, yoga, config, services } = options;
+  constructor(options: { db: Db; execute: Execute; config: WebhookConfig; services: WebhookServices; now?: () => number }) {
+    const { db, execute, config, services } = options;
     const now = options.now ?? Date.now;
-    const renderer = new PayloadRenderer(db, yoga);
+    const renderer = new PayloadRenderer(db, execute);
     this.dispatcher = new Dispatcher({ db, config, guard: services.guard, renderer, now });
     this.scheduler = new LicenseScheduler(db, config.licenseScanIntervalSeconds, now);
     this.retention = new RetentionWorker(db, config.retentionDays, now);

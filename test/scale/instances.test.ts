@@ -62,7 +62,7 @@ describe.skipIf(!onPostgres())('several instances on one PostgreSQL database', (
     const config = a.app.config.webhooks;
     const dispatchers = Array.from({ length: 6 }, (_, i) => {
       const db = i % 2 === 0 ? a.app.db : b.app.db;
-      return new Dispatcher({ db, config, guard: new AddressGuard([]), renderer: new PayloadRenderer(db, a.app.yoga), owner: `d${i}` });
+      return new Dispatcher({ db, config, guard: new AddressGuard([]), renderer: new PayloadRenderer(db, a.app.execute), owner: `d${i}` });
     });
     const claimed = await Promise.all(dispatchers.map((d) => d.claim(30)));
     const ids = claimed.flat().map((row) => Number(row.id));

@@ -26,7 +26,7 @@ describe('dispatcher crash and restart', () => {
       db: t.app.db,
       config,
       guard: new AddressGuard(config.allowedCidrs),
-      renderer: new PayloadRenderer(t.app.db, t.app.yoga),
+      renderer: new PayloadRenderer(t.app.db, t.app.execute),
       owner,
     });
   }
