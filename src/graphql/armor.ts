@@ -11,19 +11,6 @@ import { refusalStatuses } from './refusals.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
 
-/** The documented defaults (README, "Security"); config.ts reads the overrides from the environment. */
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
-  maxDepth: 10,
-  maxAliases: 15,
-  maxTokens: 2000,
-  maxDirectives: 10,
-  maxCost: 5000,
-  batchLimit: 10,
-  introspection: true,
-  fieldSuggestions: false,
-  exposeLimits: true,
-};
-
 /**
  * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
  * complexity limits as validation rules): GRAPHQL_VALIDATION_FAILED and HTTP 400 (refusals.ts).
@@ -35,11 +22,12 @@ function limitError(error: GraphQLError): GraphQLError {
 }
 
 /**
- * GraphQL Armor's limits as yoga plugins. They are validation rules (and a token-counting
+ * GraphQL Armor's limits as yoga plugins, with the values of the configuration (src/config.ts
+ * holds their defaults). They are validation rules (and a token-counting
  * parser), so they only see documents that arrive at /graphql: the REST adapter executes its
  * trusted, checked-in operation documents without parsing or validating them again.
  */
-export function armorPlugins(limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS): Plugin[] {
+export function armorPlugins(limits: GraphQLLimits): Plugin[] {
   // Rules report into the validation result instead of throwing out of validate(), so a
   // refusal travels the same road as every other validation error.
   const rule = {
