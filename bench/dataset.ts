@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { apiKeyPrefix, hashApiKey } from '../src/auth/api-key-secret.js';
-import { migrateLatest, openDatabase } from '../src/db/knex.js';
+import { migrateLatest, openDatabase } from '../src/shared/db/knex.js';
 
 /**
  * The benchmark's data set: two SQLite files with the same companies, staff, timesheets and

@@ -1,4 +1,4 @@
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/server/app.js';
 import { loadConfig } from '../src/config.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 import { JWT_SECRET, SUB_KEY } from './dataset.js';

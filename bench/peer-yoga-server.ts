@@ -3,10 +3,11 @@ import { createYoga } from 'graphql-yoga';
 import { Authenticator } from '../src/auth/authenticator.js';
 import { TokenIssuer } from '../src/auth/tokens.js';
 import { loadConfig } from '../src/config.js';
-import { migrateLatest, openDatabase } from '../src/db/knex.js';
+import { migrateLatest, openDatabase } from '../src/shared/db/knex.js';
 import type { GraphQLContext, Services } from '../src/graphql/context.js';
 import { schema } from '../src/graphql/schema.js';
-import { CursorCodec } from '../src/pagination/cursor-codec.js';
+import { CursorCodec } from '../src/shared/pagination/cursor-codec.js';
+import { createWebhookServices } from '../src/webhooks/services.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 import { JWT_SECRET, SUB_KEY } from './dataset.js';
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   });
   const secret = new TextEncoder().encode(JWT_SECRET);
   const authenticator = new Authenticator(db, new TokenIssuer(secret, config.tokenTtlSeconds), config.subscriptionKeys, config.apiKeyCacheSeconds);
-  const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date() };
+  const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(), webhooks: createWebhookServices(config.webhooks) };
   const yoga = createYoga({
     schema,
     context: async ({ request }): Promise<GraphQLContext> => ({

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import { jwtVerify } from 'jose';
-import { CursorCodec } from '../src/pagination/cursor-codec.js';
+import { CursorCodec } from '../src/shared/pagination/cursor-codec.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 import { JWT_SECRET, SUB_KEY } from './dataset.js';
 

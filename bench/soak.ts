@@ -18,7 +18,7 @@ import { LiveStreams } from './soak/streams.js';
 import { SubscriptionBook } from './soak/subscriptions.js';
 import { Traffic } from './soak/traffic.js';
 import { sleep, waitUntil } from './soak/time.js';
-import { demoDataSet } from '../src/db/demo-data.js';
+import { demoDataSet } from '../src/cli/demo-data.js';
 
 /**
  * `npm run soak -- [--minutes N] [--database-url postgres://…]`: `shiftgate serve` in a child

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { demoDataSet } from '../../src/db/demo-data.js';
+import { demoDataSet } from '../../src/cli/demo-data.js';
 
 /** The pairs the run subscribes to: everything an import can cause. */
 export const SOAK_PAIRS = [

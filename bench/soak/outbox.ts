@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { openDatabase, type Db } from '../../src/db/knex.js';
+import { openDatabase, type Db } from '../../src/shared/db/knex.js';
 
 export interface EventRow {
   id: number;

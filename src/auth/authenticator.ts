@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/knex.js';
-import { unauthenticated } from '../errors.js';
-import { findApiKeyById, findApiKeyByPlaintext, principalOf } from '../repositories/api-keys.js';
-import type { Principal } from './principal.js';
+import type { Db } from '../shared/db/knex.js';
+import { unauthenticated } from '../shared/errors.js';
+import { findApiKeyById } from '../repositories/api-keys.js';
+import { findApiKeyByPlaintext, principalOf } from './api-keys.js';
+import type { Principal } from '../shared/principal.js';
 import type { AccessToken, TokenIssuer } from './tokens.js';
 
 export const SUBSCRIPTION_KEY_HEADER = 'external-gh-apim-sub-key';

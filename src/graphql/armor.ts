@@ -6,13 +6,10 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { defaultConfig, type LimitsConfig } from '../config.js';
+import type { LimitsConfig } from '../config.js';
 import { refusalStatuses } from './refusals.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
-
-/** The limits with no variable set, as config.ts defines them (docs/security.md, "Limits"). */
-export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = defaultConfig().limits.graphql;
 
 /**
  * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
@@ -25,11 +22,12 @@ function limitError(error: GraphQLError): GraphQLError {
 }
 
 /**
- * GraphQL Armor's limits as yoga plugins. They are validation rules (and a token-counting
+ * GraphQL Armor's limits as yoga plugins, with the values of the configuration (src/config.ts
+ * holds their defaults). They are validation rules (and a token-counting
  * parser), so they only see documents that arrive at /graphql: the REST adapter executes its
  * trusted, checked-in operation documents without parsing or validating them again.
  */
-export function armorPlugins(limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS): Plugin[] {
+export function armorPlugins(limits: GraphQLLimits): Plugin[] {
   // Rules report into the validation result instead of throwing out of validate(), so a
   // refusal travels the same road as every other validation error.
   const rule = {

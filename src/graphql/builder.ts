@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { forbidden } from '../errors.js';
+import { forbidden } from '../shared/errors.js';
 import type { GraphQLContext } from './context.js';
 import { decodeGlobalId, encodeGlobalId } from './global-id.js';
 

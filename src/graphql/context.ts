@@ -1,16 +1,15 @@
-import type { Principal } from '../auth/principal.js';
-import type { Db } from '../db/knex.js';
-import type { CursorCodec } from '../pagination/cursor-codec.js';
+import type { Principal } from '../shared/principal.js';
+import type { Db } from '../shared/db/knex.js';
+import type { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import type { LiveTicket } from '../webhooks/live-streams.js';
-import type { WebhookServices } from '../webhooks/service.js';
+import type { WebhookServices } from '../webhooks/services.js';
 
 /** Long-lived things every request may use; created once per app. */
 export interface Services {
   db: Db;
   cursors: CursorCodec;
   now: () => Date;
-  /** Optional so lightweight harnesses (bench) can build Services without webhooks. */
-  webhooks?: WebhookServices;
+  webhooks: WebhookServices;
 }
 
 /** The per-request context. The Principal is resolved before GraphQL runs. */

@@ -1,6 +1,6 @@
 import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
-import type { Principal } from '../auth/principal.js';
-import { tagRequestId } from '../observability/graphql-errors.js';
+import type { Principal } from '../shared/principal.js';
+import { tagRequestId } from './error-masking.js';
 import type { YogaApp } from './yoga.js';
 
 /** One operation to run on behalf of a caller who is already authenticated. */

@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { badInput } from '../shared/errors.js';
 
 const NODE_TYPES = new Set(['License', 'Staff', 'Timesheet', 'EventSubscription', 'Subscriber']);
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { failureOfError, type HttpFailure } from '../http/failure.js';
-import { factsOf } from '../http/request-road.js';
-import { sendJson } from '../http/respond.js';
+import { failureOfError, type HttpFailure } from '../shared/http/failure.js';
+import { requestContextOf } from '../shared/request-context.js';
+import { sendJson } from '../shared/http/respond.js';
 
 /**
  * Renders a failure that ends a /graphql request before yoga answers it (credentials, rate
@@ -9,13 +9,13 @@ import { sendJson } from '../http/respond.js';
  * masked; its error carries the request id to quote.
  */
 export function sendGraphQLFailure(res: ServerResponse, failure: HttpFailure): void {
-  const facts = factsOf(res);
-  if (failure.unlogged !== undefined) facts?.log.error({ err: failure.unlogged, requestId: facts.requestId }, 'unexpected error');
-  const extensions = failure.status === 500 && facts ? { code: failure.code, requestId: facts.requestId } : { code: failure.code };
+  const context = requestContextOf(res);
+  if (failure.unlogged !== undefined) context?.log.error({ err: failure.unlogged, requestId: context.requestId }, 'unexpected error');
+  const extensions = failure.status === 500 && context ? { code: failure.code, requestId: context.requestId } : { code: failure.code };
   sendJson(res, failure.status, { errors: failure.messages.map((message) => ({ message, extensions })) }, failure.headers);
 }
 
-/** Sends any thrown error as GraphQL error JSON (src/http/failure.ts decides status and headers). */
+/** Sends any thrown error as GraphQL error JSON (src/shared/http/failure.ts decides status and headers). */
 export function sendGraphQLError(res: ServerResponse, thrown: unknown): void {
   sendGraphQLFailure(res, failureOfError(thrown));
 }

@@ -1,12 +1,12 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../shared/principal.js';
 import type { LiveTicket } from '../webhooks/live-streams.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
-import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from '../observability/graphql-errors.js';
+import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
 
 /** What the HTTP layer hands to yoga: the caller, already authenticated. */
 export interface ServerContext {
@@ -36,15 +36,15 @@ query Licenses {
 export interface YogaAppOptions {
   graphiqlSubscriptionKey?: string;
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
-  limits?: GraphQLLimits;
+  limits: GraphQLLimits;
   onUnexpectedError?: UnexpectedErrorSink;
 }
 
-export function createYogaApp(services: Services, options: YogaAppOptions = {}): YogaApp {
+export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     plugins: [...armorPlugins(options.limits), requestIdPlugin()],
-    batching: { limit: options.limits?.batchLimit ?? 10 },
+    batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
     landingPage: false,

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
-import { chunk, ID_CHUNK } from './existing.js';
+import type { Tx } from '../shared/db/knex.js';
+import { parentIds, sitesOfCustomers, timesheetLinks } from '../repositories/import-tables.js';
 import type { ImportFile } from './format.js';
 import type { FileFacts } from './parse.js';
 import type { PathSegment, Problems } from './problems.js';
@@ -34,7 +34,7 @@ class Links {
   readonly file: Record<Parent, Map<number, FileRecord>>;
 
   constructor(
-    private readonly trx: Knex.Transaction,
+    private readonly trx: Tx,
     file: ImportFile,
     facts: FileFacts,
   ) {
@@ -54,26 +54,19 @@ class Links {
     const wanted = new Set<number>();
     for (const id of ids) if (id !== undefined && !this.loaded[kind].has(id)) wanted.add(id);
     const { table, parent } = COLUMN[kind];
-    for (const part of chunk([...wanted], ID_CHUNK)) {
-      const rows = (await this.trx(table).select('id', parent).whereIn('id', part)) as Record<string, unknown>[];
-      for (const row of rows) this.stored[kind].set(Number(row.id), Number(row[parent]));
-      for (const id of part) this.loaded[kind].add(id);
-    }
+    const parents = await parentIds(this.trx, table, parent, wanted);
+    for (const [id, parentId] of parents) this.stored[kind].set(id, parentId);
+    for (const id of wanted) this.loaded[kind].add(id);
   }
 
   /** Stored sites under the given customers, so a customer's move reaches its sites. */
   async loadSitesOf(customerIds: Iterable<number>): Promise<number[]> {
-    const found: number[] = [];
-    for (const part of chunk([...new Set(customerIds)], ID_CHUNK)) {
-      const rows = (await this.trx('sites').select('id', 'customer_id').whereIn('customer_id', part)) as Record<string, unknown>[];
-      for (const row of rows) {
-        const id = Number(row.id);
-        this.stored.sites.set(id, Number(row.customer_id));
-        this.loaded.sites.add(id);
-        found.push(id);
-      }
+    const sites = await sitesOfCustomers(this.trx, customerIds);
+    for (const [id, customerId] of sites) {
+      this.stored.sites.set(id, customerId);
+      this.loaded.sites.add(id);
     }
-    return found;
+    return [...sites.keys()];
   }
 
   before(kind: Parent, id: number | undefined): number | undefined {
@@ -139,22 +132,18 @@ class MoveReport {
 
 /** Stored timesheets (not restated in the file) of the given employees or sites. */
 async function storedTimesheets(
-  trx: Knex.Transaction,
+  trx: Tx,
   column: 'employee_id' | 'site_id',
   ids: Iterable<number>,
   skip: Map<number, number>,
   into: Map<number, { siteId: number; employeeId: number }>,
 ): Promise<void> {
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx('timesheets').select('timesheet_id', 'site_id', 'employee_id').whereIn(column, part)) as Record<string, unknown>[];
-    for (const row of rows) {
-      const id = Number(row.timesheet_id);
-      if (!skip.has(id)) into.set(id, { siteId: Number(row.site_id), employeeId: Number(row.employee_id) });
-    }
+  for (const [id, link] of await timesheetLinks(trx, column, ids)) {
+    if (!skip.has(id)) into.set(id, link);
   }
 }
 
-export async function checkCompanyConsistency(trx: Knex.Transaction, file: ImportFile, facts: FileFacts, problems: Problems): Promise<void> {
+export async function checkCompanyConsistency(trx: Tx, file: ImportFile, facts: FileFacts, problems: Problems): Promise<void> {
   const links = new Links(trx, file, facts);
 
   // The file's own timesheets: each side from the file, else from the database.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseDateOrDateTime, normaliseDateTime } from './date-time.js';
-import { isSigningSecret } from './signing-secret.js';
+import { isSigningSecret } from '../webhooks/signing-secret.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 
 /**
  * The import file: one JSON object with optional arrays, field names as in the external
@@ -67,10 +68,6 @@ function dateTimeOf(normalise: (text: string) => string | null, what: string) {
 
 const dateTime = dateTimeOf(normaliseDateTime, 'an ISO 8601 date-time with a time zone (e.g. 2026-01-31T08:00:00Z)');
 const expiryDate = dateTimeOf(normaliseDateOrDateTime, 'a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone');
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // The contract types these as "object" or "array of objects" and leaves their fields open.
 function generic(shape: 'object' | 'array of objects') {

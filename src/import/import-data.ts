@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import type { Db } from '../db/knex.js';
+import type { Db, Tx } from '../shared/db/knex.js';
 import { changesOf, type ImportChanges } from './changes.js';
 import { SECTION_NAMES } from './format.js';
 import { parseInput } from './parse.js';
@@ -18,7 +17,7 @@ export interface ImportOptions {
    * Runs inside the import's transaction after every row is written; throwing rolls the
    * whole import back. This is where events for created/changed records belong.
    */
-  onChanges?: (trx: Knex.Transaction, changes: ImportChanges) => Promise<void>;
+  onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
 }
 
 /**
@@ -29,7 +28,7 @@ export interface ImportOptions {
 export async function importData(db: Db, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
   const problems = new Problems(SECTION_NAMES);
   const parsed = parseInput(input, problems);
-  // On SQLite the transaction holds the write lock from its start (src/db/immediate-sqlite.ts),
+  // On SQLite the transaction holds the write lock from its start (src/shared/db/immediate-sqlite.ts),
   // so the checks and the writes see one state.
   return db.transaction(async (trx) => {
     await validateAgainstDatabase(trx, parsed, problems);

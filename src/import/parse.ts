@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ImportFile, type ReferenceTarget, type Section } from './format.js';
 import { formatPath, type PathSegment, type Problems } from './problems.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 
 export interface Reference {
   section: Section;
@@ -35,10 +36,6 @@ export interface ParsedInput {
   /** The elements that passed every shape check, normalised. */
   file: ImportFile;
   facts: FileFacts;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function idLike(value: unknown): value is number {

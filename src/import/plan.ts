@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
-import { loadRows, type Row } from './existing.js';
+import type { Tx } from '../shared/db/knex.js';
+import { loadRows, type Row } from '../repositories/import-tables.js';
 import type { ImportFile } from './format.js';
 import { ENTITIES, sameRow, TABLES, toRow, type Entity } from './rows.js';
-import { generateSigningSecret } from './signing-secret.js';
+import { generateSigningSecret } from '../webhooks/signing-secret.js';
 
 /** What an import does to one record, decided by comparing the new row with the stored one. */
 export type Outcome = 'inserted' | 'updated' | 'unchanged';
@@ -38,7 +38,7 @@ function recordsOf(file: ImportFile): Record<Entity, object[]> {
 }
 
 /** Loads the stored rows of every id in the (already validated) file in bulk and classifies each record. */
-export async function planImport(trx: Knex.Transaction, file: ImportFile): Promise<ImportPlan> {
+export async function planImport(trx: Tx, file: ImportFile): Promise<ImportPlan> {
   const records = recordsOf(file);
   const plan: ImportPlan = { rows: {} as ImportPlan['rows'], generatedSecrets: [] };
   for (const entity of ENTITIES) {

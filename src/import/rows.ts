@@ -1,5 +1,6 @@
 import { normaliseDateTime } from './date-time.js';
-import type { Row } from './existing.js';
+import type { Row } from '../repositories/import-tables.js';
+import { toBool } from '../shared/db/columns.js';
 
 type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
 
@@ -11,19 +12,19 @@ export interface TableSpec {
 }
 
 const ts = (field: string, column: string) => [field, column, 'datetime'] as const;
-const tx = (field: string, column: string) => [field, column, 'text'] as const;
+const str = (field: string, column: string) => [field, column, 'text'] as const;
 
 export const TABLES = {
-  companies: { table: 'companies', idColumn: 'id', fields: [['id', 'id', 'int'], tx('name', 'name')] },
+  companies: { table: 'companies', idColumn: 'id', fields: [['id', 'id', 'int'], str('name', 'name')] },
   customers: {
     table: 'customers',
     idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], tx('name', 'name')],
+    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], str('name', 'name')],
   },
   sites: {
     table: 'sites',
     idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['customerId', 'customer_id', 'int'], tx('name', 'name')],
+    fields: [['id', 'id', 'int'], ['customerId', 'customer_id', 'int'], str('name', 'name')],
   },
   staff: {
     table: 'staff',
@@ -31,13 +32,13 @@ export const TABLES = {
     fields: [
       ['id', 'id', 'int'],
       ['companyId', 'company_id', 'int'],
-      tx('staffId', 'staff_id'),
-      tx('firstName', 'first_name'),
-      tx('lastName', 'last_name'),
-      tx('employeeReferenceNumber', 'employee_reference_number'),
-      tx('email', 'email'),
-      tx('mobile', 'mobile'),
-      tx('subcontractorCompany', 'subcontractor_company'),
+      str('staffId', 'staff_id'),
+      str('firstName', 'first_name'),
+      str('lastName', 'last_name'),
+      str('employeeReferenceNumber', 'employee_reference_number'),
+      str('email', 'email'),
+      str('mobile', 'mobile'),
+      str('subcontractorCompany', 'subcontractor_company'),
     ],
   },
   licenses: {
@@ -46,14 +47,14 @@ export const TABLES = {
     fields: [
       ['securityLicenseId', 'security_license_id', 'int'],
       ['employeeId', 'employee_id', 'int'],
-      tx('state', 'state'),
-      tx('licenseNumber', 'license_number'),
-      tx('status', 'status'),
+      str('state', 'state'),
+      str('licenseNumber', 'license_number'),
+      str('status', 'status'),
       ts('expiryDate', 'expiry_date'),
       ['reminder', 'reminder', 'int'],
       ['critical', 'critical', 'bool'],
-      tx('attachmentLink', 'attachment_link'),
-      tx('licenceSector', 'licence_sector'),
+      str('attachmentLink', 'attachment_link'),
+      str('licenceSector', 'licence_sector'),
       ['isInvalidLicense', 'is_invalid_license', 'bool'],
     ],
   },
@@ -64,10 +65,10 @@ export const TABLES = {
       ['timesheetId', 'timesheet_id', 'int'],
       ['siteId', 'site_id', 'int'],
       ['employeeId', 'employee_id', 'int'],
-      tx('entryType', 'entry_type'),
-      tx('position', 'position'),
-      tx('service', 'service'),
-      tx('paygroup', 'paygroup'),
+      str('entryType', 'entry_type'),
+      str('position', 'position'),
+      str('service', 'service'),
+      str('paygroup', 'paygroup'),
       ts('scheduledStartTime', 'scheduled_start_time'),
       ts('scheduledEndTime', 'scheduled_end_time'),
       ts('timeclockStartTime', 'timeclock_start_time'),
@@ -85,11 +86,11 @@ export const TABLES = {
       ['invoiceBreakTime', 'invoice_break_time', 'int'],
       ['notes', 'notes', 'json'],
       ['allowances', 'allowances', 'json'],
-      tx('status', 'status'),
-      tx('approvedBy', 'approved_by'),
+      str('status', 'status'),
+      str('approvedBy', 'approved_by'),
       ts('approvedDateTime', 'approved_date_time'),
-      tx('customerApprovalStatus', 'customer_approval_status'),
-      tx('customerApprover', 'customer_approver'),
+      str('customerApprovalStatus', 'customer_approval_status'),
+      str('customerApprover', 'customer_approver'),
       ts('customerApprovedDateTime', 'customer_approved_date_time'),
       ['lock', 'lock', 'bool'],
       ['scheduleNotes', 'schedule_notes', 'json'],
@@ -98,12 +99,12 @@ export const TABLES = {
   subscribers: {
     table: 'subscribers',
     idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], tx('name', 'name'), tx('signingSecret', 'signing_secret')],
+    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], str('name', 'name'), str('signingSecret', 'signing_secret')],
   },
   eventFilters: {
     table: 'event_filters',
     idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['subscriberId', 'subscriber_id', 'int'], tx('event', 'event'), tx('eventType', 'event_type')],
+    fields: [['id', 'id', 'int'], ['subscriberId', 'subscriber_id', 'int'], str('event', 'event'), str('eventType', 'event_type')],
   },
 } as const satisfies Record<string, TableSpec>;
 
@@ -143,7 +144,7 @@ function comparable(kind: Kind, value: unknown): unknown {
     case 'int':
       return Number(value);
     case 'bool':
-      return value === true || value === 1 || value === '1' || value === 't';
+      return toBool(value);
     case 'datetime':
       return normaliseDateTime(String(value)) ?? String(value);
     case 'json':

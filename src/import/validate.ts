@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../shared/db/knex.js';
 import { checkCompanyConsistency } from './company-consistency.js';
 import { checkEventPair } from './event-pair.js';
-import { chunk, existingIds, ID_CHUNK, loadRows } from './existing.js';
+import { eventFiltersOfSubscribers, existingIds, loadRows } from '../repositories/import-tables.js';
 import type { ReferenceTarget } from './format.js';
 import type { FileFacts, ParsedInput } from './parse.js';
 import { formatPath, type Problems } from './problems.js';
@@ -10,7 +10,7 @@ import { TABLES } from './rows.js';
 const NOUN: Record<ReferenceTarget, string> = { companies: 'company', customers: 'customer', sites: 'site', staff: 'employee' };
 
 /** A reference resolves when the file declares the id (even in an invalid element) or the database holds it. */
-async function checkReferences(trx: Knex.Transaction, facts: FileFacts, problems: Problems): Promise<void> {
+async function checkReferences(trx: Tx, facts: FileFacts, problems: Problems): Promise<void> {
   const elsewhere = new Map<ReferenceTarget, Set<number>>();
   for (const ref of facts.references) {
     if (facts.ids[ref.target].has(ref.id)) continue;
@@ -30,11 +30,10 @@ async function checkReferences(trx: Knex.Transaction, facts: FileFacts, problems
 
 const pairKey = (subscriberId: number, event: string, eventType: string) => JSON.stringify([subscriberId, event, eventType]);
 
-async function storedFiltersOf(trx: Knex.Transaction, subscriberIds: Set<number>) {
+async function storedFiltersOf(trx: Tx, subscriberIds: Set<number>) {
   const byPair = new Map<string, number>();
-  for (const part of chunk([...subscriberIds], ID_CHUNK)) {
-    const rows = (await trx('event_filters').whereIn('subscriber_id', part)) as Record<string, unknown>[];
-    for (const row of rows) byPair.set(pairKey(Number(row.subscriber_id), String(row.event), String(row.event_type)), Number(row.id));
+  for (const filter of await eventFiltersOfSubscribers(trx, subscriberIds)) {
+    byPair.set(pairKey(filter.subscriberId, filter.event, filter.eventType), filter.id);
   }
   return byPair;
 }
@@ -43,7 +42,7 @@ async function storedFiltersOf(trx: Knex.Transaction, subscriberIds: Set<number>
  * Event filter ids are global, so one stored under another subscriber cannot be taken over;
  * and each subscriber's pairs must stay unique once the file's filters replace stored ones.
  */
-async function checkEventFilters(trx: Knex.Transaction, facts: FileFacts, problems: Problems): Promise<void> {
+async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems): Promise<void> {
   const owners = await loadRows(trx, 'event_filters', 'id', facts.eventFilterIds.keys());
   const subscriberIds = new Set(facts.eventFilters.flatMap((f) => (f.subscriberId === null ? [] : [f.subscriberId])));
   const storedPairs = await storedFiltersOf(trx, subscriberIds);
@@ -78,7 +77,7 @@ async function checkEventFilters(trx: Knex.Transaction, facts: FileFacts, proble
  * The checks that need the database: references, timesheets staying within one company, and
  * event filter ownership and uniqueness.
  */
-export async function validateAgainstDatabase(trx: Knex.Transaction, parsed: ParsedInput, problems: Problems): Promise<void> {
+export async function validateAgainstDatabase(trx: Tx, parsed: ParsedInput, problems: Problems): Promise<void> {
   const { file, facts } = parsed;
   await checkReferences(trx, facts, problems);
   await checkCompanyConsistency(trx, file, facts, problems);

@@ -1,7 +1,6 @@
-import type { Db } from '../db/knex.js';
-import { isKeyType, type KeyType, type Principal } from '../auth/principal.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key-secret.js';
-import { selectRows } from '../db/select-rows.js';
+import type { Db } from '../shared/db/knex.js';
+import { selectRows } from '../shared/db/select-rows.js';
+import { isKeyType, type KeyType } from '../shared/principal.js';
 
 export interface ApiKeyRecord {
   id: number;
@@ -42,47 +41,36 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-export function principalOf(record: ApiKeyRecord): Principal {
-  return {
-    keyId: record.id,
-    keyType: record.keyType,
-    companyId: record.companyId,
-    customerIds: record.customerIds,
-    siteIds: record.siteIds,
-  };
-}
-
-export interface NewApiKey {
+export interface ApiKeyInsert {
+  keyHash: string;
+  keyPrefix: string;
   keyType: KeyType;
   companyId: number;
-  customerIds?: number[];
-  siteIds?: number[];
-  name?: string | null;
-  /** Only for well-known demo keys; otherwise a random key is generated. */
-  apiKey?: string;
+  customerIds: readonly number[];
+  siteIds: readonly number[];
+  name: string | null;
 }
 
-/** Stores a new key (hashed) and returns the plaintext once. */
-export async function createApiKey(db: Db, input: NewApiKey): Promise<ApiKeyRecord & { apiKey: string }> {
-  const apiKey = input.apiKey ?? generateApiKey();
+/** Stores a key by its hash (the plaintext never reaches the database). */
+export async function insertApiKey(db: Db, key: ApiKeyInsert): Promise<ApiKeyRecord> {
   const row = {
-    key_hash: hashApiKey(apiKey),
-    key_prefix: apiKeyPrefix(apiKey),
-    key_type: input.keyType,
-    company_id: input.companyId,
-    customer_ids: JSON.stringify(input.customerIds ?? []),
-    site_ids: JSON.stringify(input.siteIds ?? []),
-    name: input.name ?? null,
+    key_hash: key.keyHash,
+    key_prefix: key.keyPrefix,
+    key_type: key.keyType,
+    company_id: key.companyId,
+    customer_ids: JSON.stringify(key.customerIds),
+    site_ids: JSON.stringify(key.siteIds),
+    name: key.name,
     created_at: new Date().toISOString(),
     revoked_at: null,
   };
   const [inserted] = await db('api_keys').insert(row).returning('id');
   const id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
-  return { ...toRecord({ ...row, id }), apiKey };
+  return toRecord({ ...row, id });
 }
 
-export async function findApiKeyByPlaintext(db: Db, apiKey: string): Promise<ApiKeyRecord | null> {
-  const row = (await db('api_keys').where({ key_hash: hashApiKey(apiKey) }).first()) as ApiKeyRow | undefined;
+export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRecord | null> {
+  const row = (await db('api_keys').where({ key_hash: keyHash }).first()) as ApiKeyRow | undefined;
   return row ? toRecord(row) : null;
 }
 

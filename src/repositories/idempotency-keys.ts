@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.js';
-import { badInput, conflict } from '../errors.js';
+import type { Db } from '../shared/db/knex.js';
+import { badInput, conflict } from '../shared/errors.js';
 
 /** How long a key is remembered; after that it may be used again. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;

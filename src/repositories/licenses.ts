@@ -1,9 +1,10 @@
-import type { Db } from '../db/knex.js';
-import type { Principal } from '../auth/principal.js';
-import { applyKeysetPage, type KeysetPage } from '../pagination/keyset.js';
-import { alignById, toBool, toInt, toText } from './columns.js';
+import type { Db, Queryable } from '../shared/db/knex.js';
+import type { Principal } from '../shared/principal.js';
+import type { KeysetPage } from '../shared/pagination/keyset.js';
+import { applyKeysetPage } from './keyset-page.js';
+import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../db/select-rows.js';
+import { selectRows } from '../shared/db/select-rows.js';
 
 export interface LicenseRecord {
   securityLicenseId: number;
@@ -69,4 +70,50 @@ export async function licensePage(
   applyKeysetPage(query, 'l.security_license_id', page);
   const rows = await selectRows(db, query);
   return rows.map(toLicense);
+}
+
+/** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */
+const IDS_PER_STATEMENT = 500;
+
+/** The company owning each of these licenses (through its staff member); unknown ids are left out. */
+export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
+  const owners = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const rows = (await db('licenses as l')
+      .join('staff as s', 's.id', 'l.employee_id')
+      .whereIn('l.security_license_id', ids.slice(i, i + IDS_PER_STATEMENT))
+      .select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
+    for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
+  }
+  return owners;
+}
+
+/** What the expiry scan needs of a license. */
+export interface ExpiringLicense {
+  securityLicenseId: number;
+  expiryDate: string;
+  reminder: number | null;
+  companyId: number;
+}
+
+/**
+ * One keyset chunk of licenses with an expiry date on or before `horizon`, by id after `afterId`:
+ * the candidates of the expiry scan, whose per-license rule is applied in code (date arithmetic
+ * in SQL is not portable).
+ */
+export async function licensesExpiringBy(db: Queryable, horizon: string, afterId: number, limit: number): Promise<ExpiringLicense[]> {
+  const rows = (await db('licenses as l')
+    .join('staff as s', 's.id', 'l.employee_id')
+    .whereNotNull('l.expiry_date')
+    .where('l.expiry_date', '<=', horizon)
+    .where('l.security_license_id', '>', afterId)
+    .orderBy('l.security_license_id')
+    .limit(limit)
+    .select('l.security_license_id', 'l.expiry_date', 'l.reminder', 's.company_id')) as Record<string, unknown>[];
+  return rows.map((row) => ({
+    securityLicenseId: Number(row.security_license_id),
+    expiryDate: String(row.expiry_date),
+    reminder: toInt(row.reminder),
+    companyId: Number(row.company_id),
+  }));
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex.js';
+import type { Db } from '../shared/db/knex.js';
 
 /** Problems with a key's scope: the company must exist and own the listed customers and sites. */
 export async function keyScopeProblems(

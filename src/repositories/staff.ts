@@ -1,8 +1,8 @@
-import type { Db } from '../db/knex.js';
-import type { Principal } from '../auth/principal.js';
-import { alignById, toText } from './columns.js';
+import type { Db } from '../shared/db/knex.js';
+import type { Principal } from '../shared/principal.js';
+import { alignById, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../db/select-rows.js';
+import { selectRows } from '../shared/db/select-rows.js';
 
 export interface StaffRecord {
   employeeId: number;

@@ -1,6 +1,6 @@
-import type { Db } from '../db/knex.js';
-import type { Principal } from '../auth/principal.js';
-import { alignById } from './columns.js';
+import type { Db } from '../shared/db/knex.js';
+import type { Principal } from '../shared/principal.js';
+import { alignById, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 
 export interface SubscriberRecord {
@@ -48,4 +48,47 @@ export async function eventFiltersOf(db: Db, subscriberIds: readonly number[]): 
     grouped.set(filter.subscriberId, list);
   }
   return subscriberIds.map((id) => grouped.get(id) ?? []);
+}
+
+/** A subscriber with its signing secrets and event filters, for an operator (never for an API caller). */
+export interface SubscriberSecrets {
+  id: number;
+  companyId: number;
+  name: string;
+  signingSecret: string;
+  previousSigningSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  eventFilters: { id: number; event: string; eventType: string }[];
+}
+
+export async function findSubscriberSecrets(db: Db, id: number): Promise<SubscriberSecrets | null> {
+  const row = (await db('subscribers').where({ id }).first()) as Record<string, unknown> | undefined;
+  if (!row) return null;
+  const filters = (await db('event_filters').where({ subscriber_id: id }).orderBy('id')) as Record<string, unknown>[];
+  return {
+    id: Number(row.id),
+    companyId: Number(row.company_id),
+    name: String(row.name),
+    signingSecret: String(row.signing_secret),
+    previousSigningSecret: toText(row.previous_signing_secret),
+    previousSecretExpiresAt: toText(row.previous_secret_expires_at),
+    eventFilters: filters.map((f) => ({ id: Number(f.id), event: String(f.event), eventType: String(f.event_type) })),
+  };
+}
+
+/**
+ * Replaces a subscriber's signing secret with `next`; the current one becomes the previous
+ * secret until `previousExpiresAt`. False when there is no such subscriber.
+ */
+export async function rotateSigningSecret(db: Db, id: number, next: string, previousExpiresAt: string): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const row = (await trx('subscribers').where({ id }).first('signing_secret')) as { signing_secret: string } | undefined;
+    if (!row) return false;
+    await trx('subscribers').where({ id }).update({
+      signing_secret: next,
+      previous_signing_secret: row.signing_secret,
+      previous_secret_expires_at: previousExpiresAt,
+    });
+    return true;
+  });
 }

@@ -1,10 +1,10 @@
-import type { Knex } from 'knex';
-import type { Db } from '../db/knex.js';
-import type { Principal } from '../auth/principal.js';
-import { applyKeysetPage, type KeysetPage } from '../pagination/keyset.js';
-import { alignById, toBool } from './columns.js';
+import type { Db, Queryable, Tx } from '../shared/db/knex.js';
+import type { Principal } from '../shared/principal.js';
+import type { KeysetPage } from '../shared/pagination/keyset.js';
+import { applyKeysetPage } from './keyset-page.js';
+import { alignById, toBool } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../db/select-rows.js';
+import { selectRows } from '../shared/db/select-rows.js';
 
 export interface SubscriptionRecord {
   subscriptionId: number;
@@ -34,7 +34,7 @@ function toSubscription(row: Record<string, unknown>): SubscriptionRecord {
   };
 }
 
-function selectSubscriptions(db: Db | Knex.Transaction, principal: Principal) {
+function selectSubscriptions(db: Queryable, principal: Principal) {
   return withinCompany(
     db('subscriptions as su')
       .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
@@ -46,7 +46,7 @@ function selectSubscriptions(db: Db | Knex.Transaction, principal: Principal) {
 }
 
 export async function loadSubscriptions(
-  db: Db | Knex.Transaction,
+  db: Queryable,
   principal: Principal,
   ids: readonly number[],
 ): Promise<(SubscriptionRecord | null)[]> {
@@ -71,7 +71,7 @@ export async function subscriptionsOf(
 }
 
 export async function insertSubscription(
-  trx: Knex.Transaction,
+  trx: Tx,
   values: { subscriberId: number; eventFilterId: number; uri: string; now: string },
 ): Promise<number> {
   const [inserted] = await trx('subscriptions')
@@ -88,7 +88,7 @@ export async function insertSubscription(
 }
 
 export async function updateSubscriptionRow(
-  trx: Knex.Transaction,
+  trx: Tx,
   id: number,
   changes: { uri?: string; isActive?: boolean; now: string },
 ): Promise<void> {
@@ -96,4 +96,39 @@ export async function updateSubscriptionRow(
   if (changes.uri !== undefined) row.uri = changes.uri;
   if (changes.isActive !== undefined) row.is_active = changes.isActive;
   await trx('subscriptions').where({ id }).update(row);
+}
+
+/**
+ * Subscriptions an event reaches: active, bound to this event/eventType pair, and owned by a
+ * subscriber of the company that owns the record, so another company never sees it.
+ */
+export async function activeSubscriptionIdsFor(
+  trx: Queryable,
+  match: { companyId: number; event: string; eventType: string },
+): Promise<number[]> {
+  const rows = (await trx('subscriptions as su')
+    .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
+    .join('event_filters as f', 'f.id', 'su.event_filter_id')
+    .where('sb.company_id', match.companyId)
+    .where('f.event', match.event)
+    .where('f.event_type', match.eventType)
+    .where('su.is_active', true)
+    .select('su.id')) as { id: number }[];
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Pauses a subscription whose receiver gave up on it (410, or failing for too long), unless it
+ * was paused meanwhile; its modification time moves on strictly.
+ */
+export async function deactivateSubscription(trx: Queryable, id: number, modifiedAt: (previous: string | null) => string): Promise<void> {
+  const current = (await trx('subscriptions').where({ id }).first('modified_date_time')) as { modified_date_time: string } | undefined;
+  await trx('subscriptions')
+    .where({ id, is_active: true })
+    .update({ is_active: false, failing_since: null, modified_date_time: modifiedAt(current?.modified_date_time ?? null) });
+}
+
+/** Since when a subscription's deliveries have been failing (null: they succeed again). */
+export async function setFailingSince(trx: Queryable, id: number, failingSince: string | null): Promise<void> {
+  await trx('subscriptions').where({ id }).update({ failing_since: failingSince });
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../shared/principal.js';
 
 /**
  * The tenant rules, written once. Every repository read goes through one of these, so a

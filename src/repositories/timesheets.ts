@@ -1,8 +1,8 @@
-import type { Db } from '../db/knex.js';
-import type { Principal } from '../auth/principal.js';
-import { alignById, fromJson, toBool, toInt, toText } from './columns.js';
+import type { Db, Queryable } from '../shared/db/knex.js';
+import type { Principal } from '../shared/principal.js';
+import { alignById, fromJson, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinTimesheetScope } from './tenant-scope.js';
-import { selectRows } from '../db/select-rows.js';
+import { selectRows } from '../shared/db/select-rows.js';
 
 /** A timesheet entry with everything the contract derives from its site, customer and staff. */
 export interface TimesheetRecord {
@@ -134,4 +134,21 @@ export async function loadTimesheets(
   withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
   const rows = await selectRows(db, query);
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
+}
+
+/** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */
+const IDS_PER_STATEMENT = 500;
+
+/** The company owning each of these timesheets (through its site's customer); unknown ids are left out. */
+export async function timesheetCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
+  const owners = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const rows = (await db('timesheets as t')
+      .join('sites as si', 'si.id', 't.site_id')
+      .join('customers as c', 'c.id', 'si.customer_id')
+      .whereIn('t.timesheet_id', ids.slice(i, i + IDS_PER_STATEMENT))
+      .select('t.timesheet_id as id', 'c.company_id')) as { id: number; company_id: number }[];
+    for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
+  }
+  return owners;
 }

@@ -1,37 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import type { Principal } from '../auth/principal.js';
-import { badInput } from '../errors.js';
+import type { Principal } from '../shared/principal.js';
+import { badInput } from '../shared/errors.js';
 import type { Execute } from '../graphql/execute.js';
-import { failureOfResult, refusal } from '../http/failure.js';
-import { readJsonObject } from '../http/json-body.js';
-import { readUtf8Body } from '../http/read-body.js';
-import { factsOf } from '../http/request-road.js';
-import { sendJson } from '../http/respond.js';
+import { failureOfResult, refusal } from '../shared/http/failure.js';
+import { readJsonObject } from '../shared/http/json-body.js';
+import { readUtf8Body } from '../shared/http/read-body.js';
+import { requestContextOf } from '../shared/request-context.js';
+import { sendJson } from '../shared/http/respond.js';
 import { successEnvelope } from './envelope.js';
+import { compilePath, type CompiledPath } from './route-matcher.js';
 import { sendEnvelopeFailure, sendFailure } from './send-failure.js';
 import type { RestInput, RestRoute } from './routes.js';
 
-interface CompiledRoute {
+interface CompiledRoute extends CompiledPath {
   route: RestRoute;
-  pattern: RegExp;
-  paramNames: string[];
   /** Variables a JSON body may set: the operation's variables less those the route binds itself. */
   bodyVariables: Set<string>;
 }
 
 function compile(route: RestRoute): CompiledRoute {
-  const paramNames: string[] = [];
-  const source = route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
-    paramNames.push(name);
-    return '([^/]+)';
-  });
+  const path = compilePath(route.path);
   const operation = route.operation.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (!operation) throw new Error(`route ${route.path}: operation document has no operation`);
   const probe: RestInput = {
-    params: Object.fromEntries(paramNames.map((n) => [n, '1'])),
+    params: Object.fromEntries(path.paramNames.map((n) => [n, '1'])),
     query: new URLSearchParams(),
     body: undefined,
     header: () => undefined,
@@ -41,7 +36,7 @@ function compile(route: RestRoute): CompiledRoute {
   const bodyVariables = new Set(
     (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !routeBound.has(name)),
   );
-  return { route, pattern: new RegExp(`^${source}/?$`), paramNames, bodyVariables };
+  return { ...path, route, bodyVariables };
 }
 
 /** A GET may carry the nextPageParameter string as its body, raw or as a JSON string. */
@@ -86,8 +81,8 @@ function restWording(message: string): string {
 export interface RestAdapterOptions {
   execute: Execute;
   bodyLimitBytes: number;
-  /** Authentication plus the per-key rate limit (src/http/request-road.ts), shared with /graphql. */
-  admit: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
+  /** Authentication plus the per-key rate limit (src/auth/request-authentication.ts), shared with /graphql. */
+  authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
 }
 
 /**
@@ -127,7 +122,7 @@ export class RestAdapter {
 
   private async run(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
     const { route } = compiled;
-    const principal = await this.options.admit(req, res);
+    const principal = await this.options.authenticate(req, res);
     const params: Record<string, string> = {};
     compiled.paramNames.forEach((name, i) => {
       try {
@@ -153,7 +148,7 @@ export class RestAdapter {
       document: route.operation as DocumentNode,
       variables,
       principal,
-      requestId: factsOf(res)?.requestId,
+      requestId: requestContextOf(res)?.requestId,
     });
     const failure = failureOfResult(result);
     if (failure) {

@@ -1,4 +1,4 @@
-import { badInput, notFound } from '../errors.js';
+import { badInput, notFound } from '../shared/errors.js';
 
 /** Record ids are 32-bit (PostgreSQL integer columns, GraphQL Int). */
 const MAX_RECORD_ID = 2_147_483_647;

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { failureOfError, type HttpFailure } from '../http/failure.js';
-import { factsOf } from '../http/request-road.js';
-import { sendJson } from '../http/respond.js';
+import { failureOfError, type HttpFailure } from '../shared/http/failure.js';
+import { requestContextOf } from '../shared/request-context.js';
+import { sendJson } from '../shared/http/respond.js';
 import { failureEnvelope } from './envelope.js';
 
 /** The only thing a REST caller learns about an internal failure: that it happened, and the id to quote. */
 export function internalErrorMessage(res: ServerResponse): string {
-  const requestId = factsOf(res)?.requestId;
+  const requestId = requestContextOf(res)?.requestId;
   return requestId ? `Internal server error (request id ${requestId})` : 'Internal server error';
 }
 
@@ -15,13 +15,13 @@ export function internalErrorMessage(res: ServerResponse): string {
  * and masked (the id is also in x-request-id).
  */
 export function sendEnvelopeFailure(res: ServerResponse, failure: HttpFailure, headers: Record<string, string> = {}): void {
-  const facts = factsOf(res);
-  if (failure.unlogged !== undefined) facts?.log.error({ err: failure.unlogged, requestId: facts.requestId }, 'unexpected error');
+  const context = requestContextOf(res);
+  if (failure.unlogged !== undefined) context?.log.error({ err: failure.unlogged, requestId: context.requestId }, 'unexpected error');
   const messages = failure.status === 500 ? [internalErrorMessage(res)] : failure.messages;
   sendJson(res, failure.status, failureEnvelope(failure.status, messages), { ...failure.headers, ...headers });
 }
 
-/** Sends any thrown error as an envelope (src/http/failure.ts decides status and headers). */
+/** Sends any thrown error as an envelope (src/shared/http/failure.ts decides status and headers). */
 export function sendFailure(res: ServerResponse, thrown: unknown): void {
   sendEnvelopeFailure(res, failureOfError(thrown));
 }

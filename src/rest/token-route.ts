@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
-import { badInput, errorCodeOf } from '../errors.js';
-import { readJsonObject } from '../http/json-body.js';
-import { sendJson } from '../http/respond.js';
-import type { TokenAttempts } from '../http/token-attempts.js';
+import { badInput, errorCodeOf } from '../shared/errors.js';
+import { readJsonObject } from '../shared/http/json-body.js';
+import { sendJson } from '../shared/http/respond.js';
+import type { TokenAttempts } from '../auth/token-attempts.js';
 import { failureEnvelope, successEnvelope } from './envelope.js';
 import { sendFailure } from './send-failure.js';
 

@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { badInput } from '../shared/errors.js';
 
 /** One event/eventType pair a subscription may bind to. */
 export interface CatalogEntry {

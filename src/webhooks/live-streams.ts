@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { LiveConfig } from '../config.js';
-import type { Db } from '../db/knex.js';
-import { apiError, unauthenticated } from '../errors.js';
+import type { Db } from '../shared/db/knex.js';
+import { apiError, unauthenticated } from '../shared/errors.js';
 import { activeApiKeyIds } from '../repositories/api-keys.js';
 
 /** How often open streams are checked against their token's expiry (and, when due, their key). */

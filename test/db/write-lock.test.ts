@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/knex.js';
+import { openDatabase } from '../../src/shared/db/knex.js';
 import { createTestDatabase, onPostgres } from '../support/backend.js';
 import { expectFailure, headerOf } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyKeysetPage, keysetConnection, type ConnectionArgs, type Connection } from '../../src/pagination/keyset.js';
+import { applyKeysetPage } from '../../src/repositories/keyset-page.js';
+import { keysetConnection, type ConnectionArgs, type Connection } from '../../src/shared/pagination/keyset.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressBudgetKey, clientAddress, trustedProxyList } from '../../src/http/client-address.js';
+import { addressBudgetKey, clientAddress, trustedProxyList } from '../../src/auth/client-address.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('client address behind proxies (TRUSTED_PROXIES)', () => {

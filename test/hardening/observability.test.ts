@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger } from '../../src/shared/observability/logger.js';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
 import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,6 +1,6 @@
 import { createTestDatabase } from '../support/backend.js';
 import { loadConfig } from '../../src/config.js';
-import { migrateLatest, openDatabase, type Db } from '../../src/db/knex.js';
+import { migrateLatest, openDatabase, type Db } from '../../src/shared/db/knex.js';
 
 export interface TempDatabase {
   db: Db;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { migrateLatest, openDatabase, type Db } from '../../src/db/knex.js';
+import { migrateLatest, openDatabase, type Db } from '../../src/shared/db/knex.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/backend.js';
 import { seedTenants } from '../support/seed.js';
 import { importTimesheets, waitFor } from '../webhooks/support.js';

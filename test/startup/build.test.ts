@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +29,11 @@ describe('the build', () => {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(readFileSync(BIN, 'utf8')).not.toMatch(/tsx|\.ts['"]/);
+    const bin = readFileSync(BIN, 'utf8');
+    expect(bin).not.toMatch(/tsx|\.ts['"]/);
+    // The CLI's entry is src/cli/main.ts, compiled (rootDir src) to dist/cli/main.js.
+    expect(bin).toContain("'../dist/cli/main.js'");
+    expect(existsSync(join(ROOT, 'src/cli/main.ts'))).toBe(true);
     expect(pkg.dependencies.tsx).toBeUndefined();
     expect(pkg.devDependencies.tsx).toBeDefined();
     expect(pkg.scripts.build).toMatch(/^tsc -b tsconfig\.build\.json$/);

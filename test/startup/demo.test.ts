@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/knex.js';
-import { DEMO_API_KEYS } from '../../src/db/demo-data.js';
+import { openDatabase } from '../../src/shared/db/knex.js';
+import { DEMO_API_KEYS } from '../../src/cli/demo-data.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { linesOf, startServe } from '../support/cli-process.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { migrateLatest, openDatabase } from '../../src/db/knex.js';
+import { migrateLatest, openDatabase } from '../../src/shared/db/knex.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/backend.js';
 import { linesOf, runCli } from '../support/cli-process.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { migrateLatest, openDatabase } from '../../src/db/knex.js';
-import { loadDemoData } from '../../src/db/demo-data.js';
+import { migrateLatest, openDatabase } from '../../src/shared/db/knex.js';
+import { loadDemoData } from '../../src/cli/demo-data.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { linesOf, runCli, startServe } from '../support/cli-process.js';
 

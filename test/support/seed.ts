@@ -1,4 +1,4 @@
-import type { Db } from '../../src/db/knex.js';
+import type { Db } from '../../src/shared/db/knex.js';
 
 /**
  * Two tenants for tests: company 1 (customers 10, 11; sites 100, 101, 110) and company 2

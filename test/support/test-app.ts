@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App } from '../../src/server/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { KeyType } from '../../src/auth/principal.js';
-import { createApiKey } from '../../src/repositories/api-keys.js';
+import type { KeyType } from '../../src/shared/principal.js';
+import { createApiKey } from '../../src/auth/api-keys.js';
 import { createTestDatabase, type TestDatabase } from './backend.js';
-import type { Logger } from '../../src/observability/logger.js';
+import type { Logger } from '../../src/shared/observability/logger.js';
 import { seedTenants } from './seed.js';
 
 export const SUB_KEY = 'test-subscription-key';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeyType } from '../../src/auth/principal.js';
+import type { KeyType } from '../../src/shared/principal.js';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectData, globalId, type GraphQLBody } from '../graphql/helpers.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importData, ImportValidationError } from '../../src/import/import-data.js';
 import { EVENT_CATALOG } from '../../src/webhooks/catalog.js';
-import { emitImportEvents } from '../../src/webhooks/import-events.js';
+import { emitImportEvents } from '../../src/import/events.js';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Dispatcher } from '../../src/webhooks/dispatcher.js';
-import { PayloadRenderer } from '../../src/webhooks/render.js';
+import { Dispatcher } from '../../src/workers/dispatcher.js';
+import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import type { TestApp } from '../support/test-app.js';
 import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
@@ -55,5 +55,18 @@ describe('dispatcher crash and restart', () => {
     expect(bodies).toEqual([9201, 9202, 9203, 9204, 9205]);
     const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
     expect(ids).toEqual(new Set(leased.map((l) => l.webhook_id)));
+  });
+
+  it('reads the subscription’s active flag as every database boolean is read (PostgreSQL text form "t" too)', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/flag`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(t.app.db, [{ timesheetId: 9301, siteId: 100, employeeId: 1001 }]);
+    const one = dispatcher('flag-reader');
+    const row = (await one.claim(10)).find((claimed) => Number(claimed.subscription_id) === subscriptionId);
+    expect(row).toBeDefined();
+    await one.deliver({ ...row!, is_active: 't' });
+    const [delivery] = await deliveriesOf(t.app.db, subscriptionId);
+    expect(delivery?.state).toBe('delivered');
+    expect(receiver.received.filter((r) => r.path === '/flag')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase, type Db } from '../../src/db/knex.js';
+import { openDatabase, type Db } from '../../src/shared/db/knex.js';
 import { onPostgres } from '../support/backend.js';
 import { openEventStream, type EventStream } from '../support/event-stream.js';
 import type { TestApp } from '../support/test-app.js';

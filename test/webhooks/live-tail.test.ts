@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { migrateLatest, openDatabase, type Db } from '../../src/db/knex.js';
-import { eventTailFor, IdTail, SnapshotTail, type EventTail } from '../../src/webhooks/event-tail.js';
+import { migrateLatest, openDatabase, type Db } from '../../src/shared/db/knex.js';
+import { eventTailFor, IdTail, SnapshotTail, type EventTail } from '../../src/repositories/webhook-event-tail.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/backend.js';
 import { seedTenants } from '../support/seed.js';
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/knex.js';
-import { migrationSource } from '../../src/db/migrations/index.js';
-import { scanLicenses } from '../../src/webhooks/license-scheduler.js';
+import { openDatabase } from '../../src/shared/db/knex.js';
+import { migrationSource } from '../../src/shared/db/migrations/index.js';
+import { scanLicenses } from '../../src/webhooks/license-events.js';
 import { emitEvent } from '../../src/webhooks/outbox.js';
-import { pruneWebhookHistory, RetentionWorker } from '../../src/webhooks/retention.js';
+import { pruneWebhookHistory } from '../../src/repositories/webhook-history.js';
+import { RetentionWorker } from '../../src/workers/retention.js';
 import { createTestDatabase } from '../support/backend.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { FAST_WEBHOOKS, subscribe, waitFor } from './support.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanLicenses } from '../../src/webhooks/license-scheduler.js';
+import { scanLicenses } from '../../src/webhooks/license-events.js';
 import type { TestApp } from '../support/test-app.js';
 import { startWebhookApp, subscribe } from './support.js';
 

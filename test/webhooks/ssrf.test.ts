@@ -107,7 +107,7 @@ describe('SSRF guard', () => {
       );
       const subscriptionId = typeof id === 'object' ? (id as { id: number }).id : Number(id);
       const { importData } = await import('../../src/import/import-data.js');
-      const { emitImportEvents } = await import('../../src/webhooks/import-events.js');
+      const { emitImportEvents } = await import('../../src/import/events.js');
       await importData(t.app.db, { timesheets: [{ timesheetId: 9301, siteId: 100, employeeId: 1001, status: 'Approved' }] }, { onChanges: emitImportEvents });
       const { waitFor } = await import('./support.js');
       const attempt = await waitFor(async () => {

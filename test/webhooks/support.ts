@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import { importData } from '../../src/import/import-data.js';
-import { emitImportEvents } from '../../src/webhooks/import-events.js';
-import type { Db } from '../../src/db/knex.js';
+import { emitImportEvents } from '../../src/import/events.js';
+import type { Db } from '../../src/shared/db/knex.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 export interface Received {

@@ -1,12 +1,11 @@
-import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
-import { badInput, notFound } from '../../errors.js';
+import { checkDeliveryTarget } from '../../webhooks/delivery-uri.js';
+import { badInput, notFound } from '../../shared/errors.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
 import { createOnce, idempotentRequest, recall } from '../../repositories/idempotency-keys.js';
 import { insertSubscription, loadSubscriptions, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
 import { checkCatalogPair } from '../../webhooks/catalog.js';
-import { guardOf } from '../../webhooks/guard-of.js';
 import { EventSubscription } from '../types/event-subscription.js';
 
 const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionInput', {
@@ -77,7 +76,7 @@ builder.mutationField('createEventSubscription', (t) =>
       if (earlier) return { subscriptionId: earlier.subscriptionId, subscription: earlier };
       if (input.subscriberId < 1) throw badInput('subscriberId must be a positive integer');
       if (input.event != null && input.eventType != null) checkCatalogPair(input.event, input.eventType);
-      const uri = await checkDeliveryTarget(input.uri, guardOf(context.services));
+      const uri = await checkDeliveryTarget(input.uri, context.services.webhooks.guard);
       const [subscriber] = await loadSubscribers(db, context.principal, [input.subscriberId]);
       if (!subscriber) throw notFound(`Subscriber ${input.subscriberId} not found`);
       const [filters = []] = await eventFiltersOf(db, [subscriber.subscriberId]);

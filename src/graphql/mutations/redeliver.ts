@@ -1,6 +1,6 @@
-import { conflict, notFound } from '../../errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import { loadSubscriptions } from '../../repositories/subscriptions.js';
-import { findDelivery, requeueDelivery } from '../../webhooks/deliveries.js';
+import { findDelivery, requeueDelivery } from '../../repositories/webhook-deliveries.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
 import { Delivery } from '../types/delivery.js';

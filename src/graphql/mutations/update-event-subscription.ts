@@ -1,10 +1,9 @@
-import { nextModifiedTime } from '../../domain/clock.js';
-import { checkDeliveryTarget } from '../../domain/delivery-uri.js';
-import { badInput, notFound } from '../../errors.js';
+import { nextModifiedTime } from '../../shared/clock.js';
+import { checkDeliveryTarget } from '../../webhooks/delivery-uri.js';
+import { badInput, notFound } from '../../shared/errors.js';
 import { loadSubscriptions, updateSubscriptionRow } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY } from '../types/access.js';
-import { guardOf } from '../../webhooks/guard-of.js';
 import { EventSubscriptionPayload } from './create-event-subscription.js';
 
 const UpdateEventSubscriptionInput = builder.inputType('UpdateEventSubscriptionInput', {
@@ -28,7 +27,7 @@ builder.mutationField('updateEventSubscription', (t) =>
       if (input.uri === undefined && input.isActive === undefined) throw badInput('Give uri, isActive or both');
       if (input.uri === null) throw badInput('uri must be a string');
       if (input.isActive === null) throw badInput('isActive must be a boolean');
-      const uri = input.uri === undefined ? undefined : await checkDeliveryTarget(input.uri, guardOf(context.services));
+      const uri = input.uri === undefined ? undefined : await checkDeliveryTarget(input.uri, context.services.webhooks.guard);
       await db.transaction(async (trx) => {
         const [current] = await loadSubscriptions(trx, context.principal, [input.subscriptionId]);
         if (!current) throw notFound(`Subscription ${input.subscriptionId} not found`);

@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import { apiError, badInput } from '../../errors.js';
+import { apiError, badInput } from '../../shared/errors.js';
 import { checkCatalogPair, EVENT_CATALOG } from '../../webhooks/catalog.js';
 import { MAX_QUEUED_EVENTS, type LiveEvent, type LiveEventBus } from '../../webhooks/live-bus.js';
 import type { LiveTicket } from '../../webhooks/live-streams.js';
@@ -57,8 +57,7 @@ builder.subscriptionField('events', (t) =>
     description: 'Streams events of the caller’s company as they happen (server-sent events), optionally one event or pair.',
     args: { event: t.arg.string(), eventType: t.arg.string() },
     subscribe: (_root, args, context) => {
-      const bus = context.services.webhooks?.bus;
-      if (!bus) throw new Error('live events are not available in this process');
+      const { bus } = context.services.webhooks;
       // Every stream holds a slot under the caps and is watched for its credentials.
       const ticket = context.liveStream;
       if (!ticket) throw new Error('live stream was not admitted');

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, parse } from 'graphql';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../shared/principal.js';
 import type { TokenIssuer } from '../../auth/tokens.js';
-import { unauthenticated } from '../../errors.js';
+import { unauthenticated } from '../../shared/errors.js';
 import type { LiveStreams, LiveTicket } from '../../webhooks/live-streams.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../../shared/is-plain-object.js';
 
 /** The documents a /graphql request carries: `query` of the JSON body (one or a batch) and of the URL. */
 function documentsOf(req: IncomingMessage, body: Buffer | undefined): string[] {
@@ -22,7 +19,7 @@ function documentsOf(req: IncomingMessage, body: Buffer | undefined): string[] {
       return documents;
     }
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (isRecord(item) && typeof item.query === 'string') documents.push(item.query);
+      if (isPlainObject(item) && typeof item.query === 'string') documents.push(item.query);
     }
   }
   return documents;

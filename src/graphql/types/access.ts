@@ -1,6 +1,6 @@
-import type { KeyType, Principal } from '../../auth/principal.js';
-import type { Db } from '../../db/knex.js';
-import { notFound } from '../../errors.js';
+import type { KeyType, Principal } from '../../shared/principal.js';
+import type { Db } from '../../shared/db/knex.js';
+import { notFound } from '../../shared/errors.js';
 import type { GraphQLContext } from '../context.js';
 
 /**

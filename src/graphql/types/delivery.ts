@@ -1,5 +1,5 @@
-import { keysetConnection } from '../../pagination/keyset.js';
-import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../webhooks/deliveries.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../repositories/webhook-deliveries.js';
 import { builder } from '../builder.js';
 import { EventSubscription } from './event-subscription.js';
 

@@ -1,7 +1,7 @@
 import { resolveNodes } from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
-import { badInput } from '../../errors.js';
-import { MAX_PAGE_SIZE } from '../../pagination/keyset.js';
+import { badInput } from '../../shared/errors.js';
+import { MAX_PAGE_SIZE } from '../../shared/pagination/keyset.js';
 import { builder } from '../builder.js';
 import { decodeGlobalId } from '../global-id.js';
 

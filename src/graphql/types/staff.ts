@@ -1,4 +1,4 @@
-import { keysetConnection } from '../../pagination/keyset.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
 import { licensePage } from '../../repositories/licenses.js';
 import { loadStaff, type StaffRecord } from '../../repositories/staff.js';
 import { builder } from '../builder.js';

@@ -1,4 +1,4 @@
-import { buildConnection, keysetConnection, type KeysetPage } from '../../pagination/keyset.js';
+import { buildConnection, keysetConnection, type KeysetPage } from '../../shared/pagination/keyset.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
 import { subscriptionsOf, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';

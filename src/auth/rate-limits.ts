@@ -1,0 +1,114 @@
+import type { ServerResponse } from 'node:http';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { LimitsConfig } from '../config.js';
+import type { Db } from '../shared/db/knex.js';
+import { apiError } from '../shared/errors.js';
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * One budget (per API key, or per client address on the token endpoint) with the IETF
+ * RateLimit header fields in their structured-field form (draft-ietf-httpapi-ratelimit-headers):
+ *
+ *   RateLimit-Policy: "default";q=1200;w=60
+ *   RateLimit: "default";r=<remaining>;t=<seconds until the window resets>
+ *
+ * plus Retry-After (seconds) on 429.
+ */
+export class Budget {
+  private readonly policyHeader: string;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly limiter: RateLimiterAbstract,
+    name: string,
+    private readonly quota: number,
+  ) {
+    this.policyHeader = `"${name}";q=${quota};w=${WINDOW_SECONDS}`;
+    this.prefix = `"${name}";r=`;
+  }
+
+  /** Spends what is left of `key`'s budget for this window; returns the milliseconds until it refills. */
+  async exhaust(key: string, res: ServerResponse): Promise<number> {
+    const state = await this.limiter.penalty(key, this.quota);
+    this.setHeaders(res, state);
+    return state.msBeforeNext;
+  }
+
+  /** Takes one point for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent. */
+  async consume(key: string | number, res: ServerResponse, points = 1): Promise<void> {
+    let state: RateLimiterRes;
+    try {
+      state = await this.limiter.consume(key, points);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      this.setHeaders(res, error);
+      const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      res.setHeader('retry-after', retryAfter);
+      throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
+    }
+    this.setHeaders(res, state);
+  }
+
+  private setHeaders(res: ServerResponse, state: RateLimiterRes): void {
+    if (res.headersSent) return;
+    res.setHeader('ratelimit-policy', this.policyHeader);
+    res.setHeader('ratelimit', `${this.prefix}${Math.max(0, state.remainingPoints)};t=${Math.ceil(state.msBeforeNext / 1000)}`);
+  }
+}
+
+/**
+ * A count of failures that advertises nothing (no RateLimit headers): the caller decides what an
+ * overdrawn count means.
+ */
+export class FailureCount {
+  constructor(
+    private readonly limiter: RateLimiterAbstract,
+    readonly quota: number,
+  ) {}
+
+  /** Records one failure for `key`: null while within the quota, else how far over and for how long. */
+  async record(key: string): Promise<{ over: number; msBeforeNext: number } | null> {
+    try {
+      await this.limiter.consume(key, 1);
+      return null;
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      return { over: error.consumedPoints - this.quota, msBeforeNext: error.msBeforeNext };
+    }
+  }
+}
+
+export interface RateLimits {
+  perKey: Budget;
+  tokenPerAddress: Budget;
+  tokenPrefixFailures: FailureCount;
+}
+
+/**
+ * In-process counters by default. With RATE_LIMIT_STORE=postgres the counters live in the
+ * PostgreSQL table `rate_limits` (created by rate-limiter-flexible), so several instances
+ * share one budget; a database hiccup then lets requests through (insurance limiter) rather
+ * than refusing everyone.
+ */
+export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
+  const build = (keyPrefix: string, points: number): RateLimiterAbstract => {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
+    if (limits.rateLimitStore !== 'postgres') return memory;
+    return new RateLimiterPostgres({
+      storeClient: db,
+      storeType: 'knex',
+      tableName: 'rate_limits',
+      keyPrefix,
+      points,
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: memory,
+      clearExpiredByTimeout: true,
+    });
+  };
+  return {
+    perKey: new Budget(build('key', limits.rateLimitPerMinute), 'default', limits.rateLimitPerMinute),
+    tokenPerAddress: new Budget(build('token', limits.tokenRateLimitPerMinute), 'token', limits.tokenRateLimitPerMinute),
+    tokenPrefixFailures: new FailureCount(build('token-prefix', limits.tokenPrefixFailuresPerMinute), limits.tokenPrefixFailuresPerMinute),
+  };
+}

@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../config.js';
+import { migrateLatest, openDatabase } from '../shared/db/knex.js';
+import { importData, ImportValidationError } from '../import/import-data.js';
+import { formatSummary } from '../import/summary.js';
+import { emitImportEvents } from '../import/events.js';
+
+export const IMPORT_USAGE = `Usage: shiftgate import FILE
+
+Loads a JSON data file (docs/import.md): upserts by id, all or nothing.`;
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** `shiftgate import FILE`: 0 when imported, 1 when the file is unreadable or invalid (nothing written). */
+export async function importCommand(args: string[], config: Config): Promise<number> {
+  const [file, ...rest] = args;
+  if (file === undefined || rest.length > 0 || file.startsWith('-')) {
+    console.error(IMPORT_USAGE);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);
+    return 1;
+  }
+  let input: unknown;
+  try {
+    // Editors on Windows like to prepend a byte-order mark, which JSON.parse rejects.
+    input = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+    return 1;
+  }
+  const db = openDatabase(config);
+  try {
+    await migrateLatest(db);
+    const summary = await importData(db, input, { onChanges: emitImportEvents });
+    console.log(formatSummary(summary));
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportValidationError) {
+      process.stderr.write(`${error.problems.join('\n')}\n`);
+      return 1;
+    }
+    console.error(`shiftgate import: failed, nothing was written: ${messageOf(error)}`);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}

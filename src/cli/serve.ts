@@ -1,0 +1,141 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../server/app.js';
+import { RECOMMENDED_JWT_SECRET_LENGTH, type Config } from '../config.js';
+import type { ActiveDemoKey } from './demo-data.js';
+import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
+import { firstLineOf, StartupError } from '../shared/startup-error.js';
+import { parseCommandArgs, UsageError } from './args.js';
+
+export const SERVE_USAGE = `Usage: shiftgate serve [--port N] [--demo]
+
+Migrates the database, then serves the REST API and GraphQL on PORT (default 4000).
+
+  --port N   listen on port N instead of PORT (0 picks a free port)
+  --demo     load the demo data set and its public API keys into an empty database
+             (what \`npm start\` runs; refused with NODE_ENV=production)`;
+
+/** How long a failed start-up waits for the half-built app to close before giving up on it. */
+const FAILED_START_CLOSE_MS = 3000;
+
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'address not available',
+};
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const reason = (error.code ? LISTEN_ERRORS[error.code] : undefined) ?? firstLineOf(error);
+      reject(new StartupError(`cannot listen on port ${port}: ${reason}`));
+    };
+    server.once('error', onError);
+    server.listen(port, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+async function closeAfterFailedStart(app: App): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    app.close().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FAILED_START_CLOSE_MS);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Public credentials must never guard a production deployment; checked before anything is opened. */
+function refuseInProduction(config: Config, demo: boolean): void {
+  if (!config.production) return;
+  if (demo) throw new StartupError('--demo loads public demo credentials and is refused when NODE_ENV=production');
+  if (config.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
+}
+
+export async function serveCommand(args: string[], config: Config): Promise<number> {
+  let port = config.port;
+  let demo: boolean;
+  try {
+    const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
+    if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
+    if (values.port !== undefined) {
+      port = Number(values.port);
+      if (!/^[0-9]{1,5}$/.test(values.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
+    }
+    demo = values.demo === true;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`shiftgate: ${error.message}\n\n${SERVE_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  refuseInProduction(config, demo);
+
+  // Loaded here, not at the top: the gateway's modules are slow to import, and usage errors and
+  // refusals above should not wait for them.
+  const { createApp } = await import('../server/app.js');
+  const { activeDemoKeys, loadDemoDataIfEmpty } = await import('./demo-data.js');
+  const app = await createApp(config);
+  let demoKeys: ActiveDemoKey[];
+  try {
+    if (demo && (await loadDemoDataIfEmpty(app.db))) {
+      console.log('Empty database: loaded the demo data set.');
+    }
+    demoKeys = await activeDemoKeys(app.db);
+    if (config.production && demoKeys.length > 0) {
+      const which = demoKeys.map((key) => `${key.keyType} key ${key.id}`).join(', ');
+      throw new StartupError(`a demo API key is active (${which}); revoke it with \`shiftgate keys revoke ID\` before starting with NODE_ENV=production`);
+    }
+    // The webhook workers start on 'listening', so nothing runs in the background until this succeeds.
+    await listen(app.server, port);
+  } catch (error) {
+    await closeAfterFailedStart(app);
+    throw error;
+  }
+
+  // Registered before the banner: a supervisor waiting for "listening" may signal at once.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    // app.close() is bounded by SHUTDOWN_TIMEOUT_MS for requests; this backstop covers a stuck
+    // delivery or database close, so an orchestrator never has to escalate to SIGKILL.
+    setTimeout(() => process.exit(1), config.limits.shutdownTimeoutMs + config.webhooks.timeoutMs + 5000).unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
+  const actual = (app.server.address() as AddressInfo).port;
+  const base = `http://localhost:${actual}`;
+  const lines = [
+    `shiftgate is listening on ${base}`,
+    `  GraphiQL:      ${base}/graphql`,
+    `  REST base URL: ${base}/api`,
+    `  Database:      ${config.database.client === 'sqlite' ? config.database.filename : 'PostgreSQL'}`,
+  ];
+  if (config.demoSubscriptionKey) {
+    lines.push(`  Demo subscription key (${SUBSCRIPTION_KEY_HEADER}): ${config.subscriptionKeys[0]}`);
+    lines.push('    (set SUBSCRIPTION_KEYS to replace it)');
+  }
+  for (const key of demoKeys) lines.push(`  Demo API key (KeyType=${key.keyType}): ${key.apiKey}`);
+  console.log(lines.join('\n'));
+  if (config.demoSubscriptionKey) {
+    console.warn('warning: SUBSCRIPTION_KEYS is not set, so the public demo subscription key is accepted; set it anywhere that is not a demo');
+  }
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < RECOMMENDED_JWT_SECRET_LENGTH) {
+    console.warn(`warning: JWT_SECRET is shorter than ${RECOMMENDED_JWT_SECRET_LENGTH} characters; use a longer random secret in production`);
+  }
+
+  return -1;
+}

@@ -1,0 +1,105 @@
+import type { Tx } from '../shared/db/knex.js';
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
+
+/**
+ * The import's reads and writes. An import works on whole tables by id (companies … event
+ * filters, named by the import's table specs in src/import/rows.ts), inside one transaction, a
+ * few hundred ids per statement, never one statement per row.
+ */
+
+export type Row = Record<string, unknown>;
+
+// SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; stay well under both.
+const MAX_PARAMETERS = 30_000;
+// knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms.
+const MAX_ROWS_PER_INSERT = 250;
+
+/** Stored rows for the given ids, keyed by id. */
+export async function loadRows(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Map<number, Row>> {
+  const found = new Map<number, Row>();
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = (await trx(table).whereIn(column, part)) as Row[];
+    for (const row of rows) found.set(Number(row[column]), row);
+  }
+  return found;
+}
+
+/** Which of the ids exist in the table. */
+export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = (await trx(table).select(column).whereIn(column, part)) as Row[];
+    for (const row of rows) found.add(Number(row[column]));
+  }
+  return found;
+}
+
+/** The stored parent id (`parentColumn`) of each of these ids of `table`. */
+export async function parentIds(trx: Tx, table: string, parentColumn: string, ids: Iterable<number>): Promise<Map<number, number>> {
+  const parents = new Map<number, number>();
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = (await trx(table).select('id', parentColumn).whereIn('id', part)) as Row[];
+    for (const row of rows) parents.set(Number(row.id), Number(row[parentColumn]));
+  }
+  return parents;
+}
+
+/** Stored sites under these customers, with their customer. */
+export async function sitesOfCustomers(trx: Tx, customerIds: Iterable<number>): Promise<Map<number, number>> {
+  const sites = new Map<number, number>();
+  for (const part of chunk([...new Set(customerIds)], ID_CHUNK)) {
+    const rows = (await trx('sites').select('id', 'customer_id').whereIn('customer_id', part)) as Row[];
+    for (const row of rows) sites.set(Number(row.id), Number(row.customer_id));
+  }
+  return sites;
+}
+
+/** Stored timesheets of these employees or sites: their site and employee. */
+export async function timesheetLinks(
+  trx: Tx,
+  column: 'employee_id' | 'site_id',
+  ids: Iterable<number>,
+): Promise<Map<number, { siteId: number; employeeId: number }>> {
+  const links = new Map<number, { siteId: number; employeeId: number }>();
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = (await trx('timesheets').select('timesheet_id', 'site_id', 'employee_id').whereIn(column, part)) as Row[];
+    for (const row of rows) links.set(Number(row.timesheet_id), { siteId: Number(row.site_id), employeeId: Number(row.employee_id) });
+  }
+  return links;
+}
+
+/** The stored event filters of these subscribers. */
+export async function eventFiltersOfSubscribers(
+  trx: Tx,
+  subscriberIds: Iterable<number>,
+): Promise<{ id: number; subscriberId: number; event: string; eventType: string }[]> {
+  const filters = [];
+  for (const part of chunk([...new Set(subscriberIds)], ID_CHUNK)) {
+    const rows = (await trx('event_filters').whereIn('subscriber_id', part)) as Row[];
+    for (const row of rows) {
+      filters.push({ id: Number(row.id), subscriberId: Number(row.subscriber_id), event: String(row.event), eventType: String(row.event_type) });
+    }
+  }
+  return filters;
+}
+
+/**
+ * Moves these event filters onto a pair no real filter can have, so that two stored filters of
+ * one subscriber can swap pairs in one import without tripping the (subscriber, event,
+ * eventType) unique index halfway.
+ */
+export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise<void> {
+  for (const part of chunk(ids, ID_CHUNK)) {
+    await trx('event_filters')
+      .whereIn('id', part)
+      .update({ event: trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']) });
+  }
+}
+
+/** Inserts the rows, or replaces the stored ones with the same id, a bounded number per statement. */
+export async function upsertRows(trx: Tx, table: string, idColumn: string, rows: readonly Row[], columnsPerRow: number): Promise<void> {
+  const perStatement = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columnsPerRow));
+  for (const part of chunk(rows, perStatement)) {
+    await trx(table).insert(part).onConflict(idColumn).merge();
+  }
+}

@@ -1,0 +1,71 @@
+import type { Queryable } from '../shared/db/knex.js';
+
+/** Keys per statement: well under both backends' parameter limits. */
+const KEYS_PER_STATEMENT = 500;
+
+/**
+ * Takes once-only event keys in the caller's transaction, a few hundred per statement, and
+ * returns those that were still free. A key once taken is never freed.
+ */
+export async function claimEventKeys(trx: Queryable, keys: readonly string[], createdAt: string): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
+    const rows = (await trx('webhook_event_keys')
+      .insert(keys.slice(i, i + KEYS_PER_STATEMENT).map((key) => ({ dedupe_key: key, created_at: createdAt })))
+      .onConflict('dedupe_key')
+      .ignore()
+      .returning('dedupe_key')) as ({ dedupe_key: string } | string)[];
+    for (const row of rows) claimed.add(typeof row === 'object' ? row.dedupe_key : row);
+  }
+  return claimed;
+}
+
+/** Which of these once-only keys are taken already (a read, outside any write transaction). */
+export async function takenEventKeys(db: Queryable, keys: readonly string[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
+    const found = (await db('webhook_event_keys')
+      .whereIn('dedupe_key', keys.slice(i, i + KEYS_PER_STATEMENT))
+      .select('dedupe_key')) as { dedupe_key: string }[];
+    for (const row of found) taken.add(row.dedupe_key);
+  }
+  return taken;
+}
+
+export interface EventInsert {
+  event: string;
+  eventType: string;
+  companyId: number;
+  recordId: number;
+  occurredAt: string;
+  dedupeKey: string | null;
+}
+
+/** Writes one event row; null when its dedupe key is already on a stored event. */
+export async function insertEvent(trx: Queryable, event: EventInsert): Promise<number | null> {
+  const [inserted] = (await trx('webhook_events')
+    .insert({
+      event: event.event,
+      event_type: event.eventType,
+      company_id: event.companyId,
+      record_id: event.recordId,
+      occurred_at: event.occurredAt,
+      dedupe_key: event.dedupeKey,
+    })
+    .onConflict('dedupe_key')
+    .ignore()
+    .returning('id')) as ({ id: number } | number)[];
+  if (inserted === undefined) return null;
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+}
+
+/**
+ * Stores a rendered body on its event unless one is there already, and returns the body the event
+ * keeps: the first one stored wins, so every attempt and subscription sends the same bytes.
+ */
+export async function storePayloadOnce(db: Queryable, eventId: number, body: string): Promise<string> {
+  const updated = await db('webhook_events').where({ id: eventId }).whereNull('payload').update({ payload: body });
+  if (updated > 0) return body;
+  const row = (await db('webhook_events').where({ id: eventId }).first('payload')) as { payload: string | null } | undefined;
+  return row?.payload ?? body;
+}

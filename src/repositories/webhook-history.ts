@@ -1,0 +1,93 @@
+import { isPostgres, type Db } from '../shared/db/knex.js';
+import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Rows per step: each step is one short transaction, so writers never wait long behind it. */
+const BATCH_SIZE = 500;
+/** Steps per run and table; whatever is left waits for the next run. */
+const MAX_BATCHES = 400;
+
+export interface PruneResult {
+  deliveries: number;
+  attempts: number;
+  events: number;
+}
+
+export interface PruneOptions {
+  batchSize?: number;
+  maxBatches?: number;
+  /** Checked between batches: a stopping server does not wait for a whole run. */
+  stopping?: () => boolean;
+}
+
+/**
+ * Deletes webhook history older than `retentionDays`: delivered and failed deliveries that
+ * finished before the cut-off, with their attempts, then events older than it that have no
+ * delivery left. Pending deliveries, and so their events, are never touched. Works in small
+ * batches, each its own transaction, yielding to the event loop between them.
+ *
+ * Every delete re-checks its condition, so a delivery queued again (redelivered) while a batch
+ * was chosen stays, attempts and all. On PostgreSQL a batch locks its deliveries first (rows
+ * another transaction holds are skipped until the next run). An event's once-only key is copied
+ * to webhook_event_keys before the event goes, so the license scheduler never emits it again.
+ */
+export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const maxBatches = options.maxBatches ?? MAX_BATCHES;
+  const stopping = options.stopping ?? (() => false);
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+  const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
+
+  for (const state of ['delivered', 'failed'] as const) {
+    for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
+      const ids = (await db('webhook_deliveries')
+        .where('state', state)
+        .where('completed_at', '<', cutoff)
+        .limit(batchSize)
+        .pluck('id')) as number[];
+      if (ids.length === 0) break;
+      const deleted = await db.transaction(async (trx) => {
+        const finished = () => trx('webhook_deliveries').whereIn('id', ids).where('state', state).where('completed_at', '<', cutoff);
+        // On SQLite the first statement (a write) takes the write lock for the whole batch.
+        let owned: number[] = ids;
+        if (isPostgres(db)) owned = (await finished().forUpdate().skipLocked().pluck('id')) as number[];
+        if (owned.length === 0) return { deliveries: 0, attempts: 0 };
+        const attempts = await trx('webhook_attempts').whereIn('delivery_id', finished().whereIn('id', owned).select('id')).del();
+        const deliveries = await finished().whereIn('id', owned).del();
+        return { deliveries, attempts };
+      });
+      result.deliveries += deleted.deliveries;
+      result.attempts += deleted.attempts;
+      await yieldToEventLoop();
+      // Nothing of the batch could go (taken by another instance, or requeued): leave it for the next run.
+      if (deleted.deliveries === 0 || ids.length < batchSize) break;
+    }
+  }
+
+  const spent = (q: Db) =>
+    q('webhook_events as e')
+      .where('e.occurred_at', '<', cutoff)
+      .whereNotExists(q('webhook_deliveries as d').select(q.raw('1')).whereRaw('d.event_id = e.id'));
+  for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
+    const rows = (await spent(db).limit(batchSize).select('e.id', 'e.dedupe_key', 'e.occurred_at')) as {
+      id: number;
+      dedupe_key: string | null;
+      occurred_at: string;
+    }[];
+    if (rows.length === 0) break;
+    const keys = rows.filter((row) => row.dedupe_key !== null).map((row) => ({ dedupe_key: row.dedupe_key, created_at: row.occurred_at }));
+    const deleted = await db.transaction(async (trx): Promise<number> => {
+      // Usually there already; an event written before the keys table existed brings its own.
+      if (keys.length > 0) await trx('webhook_event_keys').insert(keys).onConflict('dedupe_key').ignore();
+      const ids = rows.map((row) => Number(row.id));
+      return await trx('webhook_events')
+        .whereIn('id', ids)
+        .whereNotExists(trx('webhook_deliveries as d').select(trx.raw('1')).whereRaw('d.event_id = webhook_events.id'))
+        .del();
+    });
+    result.events += deleted;
+    await yieldToEventLoop();
+    if (deleted === 0 || rows.length < batchSize) break;
+  }
+  return result;
+}

@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Authenticator } from '../auth/authenticator.js';
+import { trustedProxyList } from '../auth/client-address.js';
+import { resolveJwtSecret } from '../auth/jwt-secret.js';
+import { createRateLimits } from '../auth/rate-limits.js';
+import { RequestAuthentication } from '../auth/request-authentication.js';
+import { TokenAttempts } from '../auth/token-attempts.js';
+import { TokenIssuer } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import type { Services } from '../graphql/context.js';
+import { executorOf, type Execute } from '../graphql/execute.js';
+import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
+import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { RestAdapter } from '../rest/adapter.js';
+import { routes } from '../rest/routes.js';
+import { sendEnvelopeFailure, sendFailure } from '../rest/send-failure.js';
+import { handleTokenRequest, TOKEN_PATH } from '../rest/token-route.js';
+import { openDatabase, type Db } from '../shared/db/knex.js';
+import { openDatabaseForStart, prepareDatabase } from '../shared/db/prepare.js';
+import { refusal } from '../shared/http/failure.js';
+import { createLogger, type Logger } from '../shared/observability/logger.js';
+import { CursorCodec } from '../shared/pagination/cursor-codec.js';
+import { LiveStreams } from '../webhooks/live-streams.js';
+import { createWebhookServices } from '../webhooks/services.js';
+import { WebhookWorkers } from '../workers/webhook-workers.js';
+import { answerClientErrors } from './client-errors.js';
+import { graphqlEndpoint } from './graphql-endpoint.js';
+import { handleOperability, OPERABILITY_PATHS } from './operability.js';
+import { requestEntry } from './request-entry.js';
+import { serverOptions } from './server-options.js';
+
+export interface App {
+  config: Config;
+  db: Db;
+  services: Services;
+  authenticator: Authenticator;
+  tokens: TokenIssuer;
+  yoga: YogaApp;
+  /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
+  execute: Execute;
+  server: Server;
+  /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
+  webhooks: WebhookWorkers;
+  /** Open live-event streams: their caps and credential watch. */
+  liveStreams: LiveStreams;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
+  close(): Promise<void>;
+}
+
+/** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
+export async function createApp(config: Config, options: { db?: Db; now?: () => number; logger?: Logger } = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.limits.logLevel);
+  const db = options.db ?? openDatabaseForStart(config);
+  let secret: Uint8Array;
+  try {
+    await prepareDatabase(db, config.database);
+    secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  } catch (error) {
+    // A pool left open would keep a failed start-up's process alive.
+    if (!options.db) await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  const now = options.now ?? Date.now;
+  const tokens = new TokenIssuer(secret, config.tokenTtlSeconds, now);
+  const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
+  const webhookServices = createWebhookServices(config.webhooks);
+  const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
+  const yogaOptions = {
+    graphiqlSubscriptionKey: config.demoSubscriptionKey ? config.subscriptionKeys[0] : undefined,
+    limits: config.limits.graphql,
+    onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
+  };
+  const yoga = createYogaApp(services, yogaOptions);
+  // Background work gets its own connection (when the database allows a second one), so it
+  // never queues behind or interleaves with request statements; it renders payloads through
+  // an identical yoga instance bound to that connection.
+  const shareable = options.db !== undefined || (config.database.client === 'sqlite' && config.database.filename === ':memory:');
+  const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
+  const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb }, yogaOptions);
+  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: executorOf(backgroundYoga), config: config.webhooks, services: webhookServices, now });
+  const bodyLimitBytes = config.limits.bodyLimitBytes;
+  const rateLimits = createRateLimits(config.limits, db);
+  const authentication = new RequestAuthentication(authenticator, rateLimits);
+  const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
+  const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
+  const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
+  const execute = executorOf(yoga);
+  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
+  const handleGraphQL = graphqlEndpoint({ yoga, authentication, streams: streamAdmission, bodyLimitBytes });
+  let draining = false;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/graphql') return handleGraphQL(req, res);
+    if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
+    if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
+    if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
+    req.resume();
+    sendEnvelopeFailure(res, refusal(404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`));
+  }
+
+  const server = createServer(
+    serverOptions(config.limits),
+    requestEntry(
+      { limits: config.limits, logger, routePaths: routes.map((r) => r.path), fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS] },
+      handle,
+      (_req, res, error) => {
+        if (!res.headersSent) sendFailure(res, error);
+        else res.destroy();
+      },
+    ),
+  );
+  answerClientErrors(server, logger, config.limits);
+
+  server.on('listening', () => webhooks.start());
+
+  return {
+    config,
+    db,
+    services,
+    authenticator,
+    tokens,
+    yoga,
+    execute,
+    server,
+    webhooks,
+    liveStreams,
+    logger,
+    async close() {
+      draining = true;
+      // Streams would otherwise hold their connections open until SHUTDOWN_TIMEOUT_MS.
+      liveStreams.endAll();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets go at once; busy ones may finish until SHUTDOWN_TIMEOUT_MS.
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), config.limits.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(force);
+      await webhooks.stop();
+      if (backgroundDb !== db) await backgroundDb.destroy();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestAuthentication } from '../auth/request-authentication.js';
+import { sendGraphQLError } from '../graphql/send-failure.js';
+import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
+import type { YogaApp } from '../graphql/yoga.js';
+import { apiError } from '../shared/errors.js';
+import { readUtf8Body } from '../shared/http/read-body.js';
+import { requestContextOf } from '../shared/request-context.js';
+
+function wantsGraphiQL(req: IncomingMessage): boolean {
+  return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+}
+
+export interface GraphQLEndpointOptions {
+  yoga: YogaApp;
+  authentication: RequestAuthentication;
+  streams: StreamAdmission;
+  bodyLimitBytes: number;
+}
+
+/**
+ * /graphql: GraphiQL for a browser, everything else through yoga once the caller is
+ * authenticated and charged, the body read (bounded, UTF-8) and a live stream admitted. What
+ * fails before yoga answers is GraphQL error JSON.
+ */
+export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { yoga } = options;
+  return async (req, res) => {
+    if (wantsGraphiQL(req)) {
+      await yoga(req, res, {});
+      return;
+    }
+    try {
+      const principal = await options.authentication.authenticate(req, res);
+      let requestBody: Buffer | undefined;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
+        if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+          throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+        }
+        // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
+        const body = await readUtf8Body(req, options.bodyLimitBytes);
+        requestBody = body;
+        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+      }
+      const liveStream = await options.streams.admit(req, res, principal, requestBody);
+      await yoga(req, res, { principal, requestId: requestContextOf(res)?.requestId, liveStream });
+    } catch (thrown) {
+      req.resume();
+      if (res.headersSent) throw thrown;
+      sendGraphQLError(res, thrown);
+    }
+  };
+}

@@ -1,0 +1,109 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
+import { migrationSource } from './migrations/index.js';
+
+export type Db = Knex;
+/** A transaction: repository functions take it where their statements must join the caller's. */
+export type Tx = Knex.Transaction;
+/** Either: a statement runs in the caller's transaction when given one. */
+export type Queryable = Db | Tx;
+
+const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens the configured database. SQLite files get WAL, enforced foreign keys, a busy timeout
+ * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
+ */
+export function openDatabase(
+  config: Pick<Config, 'database' | 'poolMin' | 'poolMax'> & Partial<Pick<Config, 'sqliteBusyTimeoutMs'>>,
+): Db {
+  const { database } = config;
+  if (database.client === 'sqlite') {
+    if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
+    const busyTimeoutMs = config.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+    return knexFactory({
+      client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
+      connection: { filename: database.filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+          conn.pragma('synchronous = NORMAL');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: database.connectionString, types: pgTypes },
+    pool: { min: config.poolMin, max: config.poolMax },
+  });
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * pg returns bigint (COUNT(*), SUM of integers) and numeric as strings, because they may not
+ * fit a JS number; SQLite returns numbers. Every such value here is a row count or a sum of
+ * 32-bit columns, so numbers are exact, and both backends give the same types. Scoped to our
+ * connections (not pg's global registry), so other pg users in the process are unaffected.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: string): (value: any) => any {
+    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary');
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, 'text');
+  },
+};
+
+/**
+ * Applies pending migrations. knex's lock table serialises migration runs once it exists, but
+ * on a fresh PostgreSQL database several instances starting together race to create the
+ * knex_migrations tables themselves (and fail on duplicate catalog entries). So on PostgreSQL
+ * the whole run holds a session-level advisory lock, on a connection of its own outside the
+ * pool: the others wait, then find nothing to do. The lock dies with its session, so a crashed
+ * migrator never leaves it held. The key includes the schema, so databases sharing a server in
+ * separate schemas do not wait for each other.
+ */
+export async function migrateLatest(db: Db): Promise<void> {
+  if (!isPostgres(db)) {
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
+  const connection = db.client.config.connection as { connectionString: string };
+  const lock = new pg.Client({ connectionString: connection.connectionString });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext(current_schema() || ':shiftgate:migrate'))");
+    await db.migrate.latest({ migrationSource });
+  } finally {
+    // Ending the session releases the lock as well; unlocking first just frees it sooner.
+    await lock.query("select pg_advisory_unlock(hashtext(current_schema() || ':shiftgate:migrate'))").catch(() => undefined);
+    await lock.end();
+  }
+}
+
+/** One round trip to the database; throws when it cannot be reached. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.raw('select 1');
+}
+
+/** True when every known migration has been applied (used by readiness checks). */
+export async function migrationsCurrent(db: Db): Promise<boolean> {
+  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], unknown[]];
+  return pending.length === 0;
+}
+
+export function isPostgres(db: Queryable): boolean {
+  return db.client.config.client === 'pg';
+}

@@ -1,0 +1,62 @@
+import { GraphQLError } from 'graphql';
+import { isDatabaseBusy } from './db/busy.js';
+
+/**
+ * The error vocabulary shared by both APIs. Resolvers throw these; GraphQL callers see
+ * `extensions.code`, and the REST adapter turns the same code into an HTTP status.
+ */
+export const ERROR_STATUS = {
+  BAD_USER_INPUT: 400,
+  BAD_CURSOR: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function apiError(code: ErrorCode, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
+}
+
+export const badInput = (message: string) => apiError('BAD_USER_INPUT', message);
+export const badCursor = (message: string) => apiError('BAD_CURSOR', message);
+export const notFound = (message: string) => apiError('NOT_FOUND', message);
+export const forbidden = (message: string) => apiError('FORBIDDEN', message);
+export const conflict = (message: string) => apiError('CONFLICT', message);
+export const unauthenticated = (message: string) => apiError('UNAUTHENTICATED', message);
+
+/** Seconds a client is asked to wait before repeating a request refused because the database was busy. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The database stayed locked by another writer for longer than the busy timeout; nothing was
+ * written. Answered with 503 and Retry-After (src/shared/http/failure.ts).
+ */
+export function databaseBusy(located?: GraphQLError): GraphQLError {
+  return new GraphQLError(`The database is busy; retry after ${BUSY_RETRY_AFTER_SECONDS} s`, {
+    nodes: located?.nodes ?? null,
+    path: located?.path ?? null,
+    extensions: { code: 'SERVICE_UNAVAILABLE' },
+  });
+}
+
+/** An error as the APIs answer it: a busy database becomes SERVICE_UNAVAILABLE, anything else stays. */
+export function asApiError(error: unknown): unknown {
+  return isDatabaseBusy(error) ? databaseBusy() : error;
+}
+
+export function errorCodeOf(error: { extensions?: Record<string, unknown> | undefined }): ErrorCode | undefined {
+  const code = error.extensions?.code;
+  return typeof code === 'string' && code in ERROR_STATUS ? (code as ErrorCode) : undefined;
+}
+
+export function statusForCode(code: ErrorCode | undefined): number {
+  return code ? ERROR_STATUS[code] : 500;
+}

@@ -1,0 +1,81 @@
+import type { ExecutionResult } from 'graphql';
+import { asApiError, BUSY_RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
+
+/**
+ * A failure as HTTP answers it, whichever API it is rendered for: the status, the code GraphQL
+ * callers read in `extensions.code`, the messages and the headers that go with the status. The
+ * REST envelope and GraphQL error JSON are two renderings of this one value.
+ */
+export interface HttpFailure {
+  status: number;
+  code: string;
+  messages: string[];
+  headers: Record<string, string>;
+  /**
+   * An internal error that has not been logged yet; never shown to the caller, who learns only
+   * that it happened and the request id to quote.
+   */
+  unlogged?: unknown;
+}
+
+/** The only message a caller sees for an internal failure. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
+
+/**
+ * The headers a status brings: HTTP requires a challenge on every 401 (the one credential this API
+ * takes is a Bearer token), and a busy database asks the caller to come back shortly.
+ */
+export function headersForStatus(status: number, code?: string): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer' };
+  if (code === 'SERVICE_UNAVAILABLE') return { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) };
+  return {};
+}
+
+/** A refusal the HTTP layer decides itself (a path it will not route, a method, a limit). */
+export function refusal(status: number, code: string, message: string): HttpFailure {
+  return { status, code, messages: [message], headers: headersForStatus(status, code) };
+}
+
+function internal(unlogged?: unknown): HttpFailure {
+  return { status: 500, code: 'INTERNAL_SERVER_ERROR', messages: [INTERNAL_ERROR_MESSAGE], headers: {}, ...(unlogged === undefined ? {} : { unlogged }) };
+}
+
+/**
+ * Any thrown error: one of the coded errors (src/shared/errors.ts) answers with its code's status and
+ * message, a busy database with 503, anything else is an internal failure.
+ */
+export function failureOfError(thrown: unknown): HttpFailure {
+  const error = asApiError(thrown);
+  const code = typeof error === 'object' && error !== null ? errorCodeOf(error as { extensions?: Record<string, unknown> }) : undefined;
+  const status = statusForCode(code);
+  if (status === 500 || code === undefined) return internal(error);
+  return { status, code, messages: [(error as Error).message], headers: headersForStatus(status, code) };
+}
+
+/**
+ * The failure of an executed operation's result, or null when it has no errors. The first coded
+ * error decides the status, and every error of that status is reported. An error without a code
+ * and without any data means the request was refused before anything ran (its variables did not
+ * coerce): the caller's input, 400. Masked errors were logged when they were masked.
+ */
+export function failureOfResult(result: ExecutionResult): HttpFailure | null {
+  const errors = result.errors ?? [];
+  if (errors.length === 0) return null;
+  const coded = errors.find((e) => errorCodeOf(e) !== undefined);
+  const code: ErrorCode | undefined = coded ? errorCodeOf(coded) : undefined;
+  const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
+  if (status === 500) return internal();
+  const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
+  return {
+    status,
+    code: code ?? 'BAD_USER_INPUT',
+    messages: relevant.map((e) => e.message),
+    headers: headersForStatus(status, code),
+  };
+}
+
+/** What yoga reads from an error's `extensions.http` to answer /graphql with the same status and headers. */
+export function httpExtensionOf(code: ErrorCode): { status: number; headers: Record<string, string> } {
+  const status = statusForCode(code);
+  return { status, headers: headersForStatus(status, code) };
+}

@@ -1,0 +1,157 @@
+import { badCursor, badInput } from '../errors.js';
+import type { CursorCodec } from './cursor-codec.js';
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+/** A place in a list between two records: just after, or just before, the record with `key`. */
+export interface Gap {
+  key: number;
+  side: 'after' | 'before';
+}
+
+/** One keyset page request, as the repositories take it. */
+export interface KeysetPage {
+  /** Forward pages read the records past `from`, backward pages the records ahead of it. */
+  direction: 'forward' | 'backward';
+  /** Null: from the start (forward) or the end (backward) of the list. */
+  from: Gap | null;
+  /** Rows to return; repositories fetch one more to learn whether another page exists. */
+  size: number;
+  filter: string | null;
+}
+
+export interface ListIdentity {
+  kind: string;
+  owner: number;
+  /** The filter given with this request (undefined: not given, so a cursor's filter applies). */
+  filter: string | null | undefined;
+  defaultSize: number;
+}
+
+function checkSize(name: string, value: number | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw badInput(`Page size (${name}; pageSize in REST) must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
+/**
+ * Reads Relay connection arguments into a keyset page. A cursor carries the filter and page
+ * size it was issued with, so "the next page" needs nothing but the cursor.
+ */
+export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, codec: CursorCodec): KeysetPage {
+  const first = checkSize('first', args.first);
+  const last = checkSize('last', args.last);
+  if (first !== undefined && last !== undefined) throw badInput('Give either first or last, not both');
+  if (args.after === '' || args.before === '') throw badCursor('The page cursor must not be empty');
+  if (args.after && args.before) throw badInput('Give either after or before, not both');
+  const cursorText = args.after ?? args.before ?? null;
+  const backward = Boolean(args.before) || (last !== undefined && !args.after);
+  const direction = backward ? 'backward' : 'forward';
+  if (!cursorText) {
+    return { direction, from: null, size: first ?? last ?? list.defaultSize, filter: list.filter ?? null };
+  }
+  const cursor = codec.decode(cursorText, list.kind, list.owner);
+  if (list.filter !== undefined && list.filter !== cursor.filter) {
+    throw badInput('The page cursor was issued for a different filter');
+  }
+  return {
+    direction,
+    from: { key: cursor.key, side: cursor.side ?? (args.after ? 'after' : 'before') },
+    size: first ?? last ?? cursor.size,
+    filter: cursor.filter,
+  };
+}
+
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+}
+
+/** An edge signs its cursor only when a caller selects it (REST pages need just two of them). */
+class Edge<T> {
+  private signed: string | undefined;
+
+  constructor(
+    readonly node: T,
+    private readonly encode: (node: T) => string,
+  ) {}
+
+  get cursor(): string {
+    this.signed ??= this.encode(this.node);
+    return this.signed;
+  }
+}
+
+/**
+ * Builds the connection from rows fetched in the page's direction (size + 1 of them at most).
+ * A page reached through a cursor has a page on the side it came from. An empty page reached
+ * through a cursor (its records were deleted, or no longer match the filter) has no edge to
+ * take a cursor from: its start and end cursors are both the place it stands, so the way back
+ * (or forward) still leads to the records on the far side of the cursor; `farSide` says
+ * whether any are there.
+ */
+export function buildConnection<T>(
+  rows: T[],
+  page: KeysetPage,
+  list: Pick<ListIdentity, 'kind' | 'owner'>,
+  keyOf: (row: T) => number,
+  codec: CursorCodec,
+  farSide = false,
+): Connection<T> {
+  const more = rows.length > page.size;
+  const pageRows = more ? rows.slice(0, page.size) : rows;
+  if (page.direction === 'backward') pageRows.reverse();
+  const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
+  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
+  const forward = page.direction === 'forward';
+  const cameFrom = edges.length > 0 ? page.from !== null : farSide;
+  const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: forward ? more : cameFrom,
+      hasPreviousPage: forward ? cameFrom : more,
+      startCursor: edges[0]?.cursor ?? place,
+      endCursor: edges[edges.length - 1]?.cursor ?? place,
+    },
+  };
+}
+
+/**
+ * One page of any keyset-paged list as a Relay connection: reads the arguments, fetches the
+ * page, and for an empty page reached through a cursor asks once more (for a single row)
+ * whether records remain on the far side, so an emptied list does not offer a way back to
+ * nothing. `fetch` is the list's repository query, built with applyKeysetPage.
+ */
+export async function keysetConnection<T>(options: {
+  args: ConnectionArgs;
+  list: ListIdentity;
+  codec: CursorCodec;
+  fetch: (page: KeysetPage) => Promise<T[]>;
+  keyOf: (row: NoInfer<T>) => number;
+}): Promise<Connection<T>> {
+  const { args, list, codec, keyOf, fetch } = options;
+  const page = readConnectionArgs(args, list, codec);
+  const rows = await fetch(page);
+  let farSide = false;
+  if (rows.length === 0 && page.from !== null) {
+    // A page of no rows still fetches one, which is all the question needs.
+    const back = await fetch({ ...page, direction: page.direction === 'forward' ? 'backward' : 'forward', size: 0 });
+    farSide = back.length > 0;
+  }
+  return buildConnection(rows, page, list, keyOf, codec, farSide);
+}

@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { WebhookConfig } from '../config.js';
+import { deactivateSubscription, setFailingSince } from '../repositories/subscriptions.js';
+import {
+  insertAttempt,
+  leaseDueDeliveries,
+  leasedDeliveries,
+  releaseLeases,
+  settleDelivery,
+  type AttemptInsert,
+  type LeasedDelivery,
+} from '../repositories/webhook-deliveries.js';
+import { nextModifiedTime } from '../shared/clock.js';
+import { toBool } from '../shared/db/columns.js';
+import type { Db } from '../shared/db/knex.js';
+import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
+import type { AddressGuard } from '../webhooks/address-guard.js';
+import { DeliverySlots } from '../webhooks/delivery-slots.js';
+import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
+import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
+import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
+import type { PayloadRenderer } from './payload-renderer.js';
+
+export interface DispatcherOptions {
+  db: Db;
+  config: WebhookConfig;
+  guard: AddressGuard;
+  renderer: PayloadRenderer;
+  now?: () => number;
+  /** Names this dispatcher (this instance) in lease rows and in webhook_attempts.instance_id. */
+  owner?: string;
+  random?: () => number;
+}
+
+type ClaimedRow = LeasedDelivery;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Claims in a row while rows are being held back by caps and the pool still has room. */
+const MAX_ROUNDS = 8;
+/** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
+ * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
+ * each send frees its slot as soon as its attempt is recorded, so one slow receiver never holds
+ * up the rest. Caps per subscription and per destination host keep any one receiver to its
+ * share; rows over a cap are left unclaimed (or released at once) for later. A dispatcher that dies loses nothing:
+ * its leases expire and any dispatcher takes the rows again, which is why delivery is
+ * at-least-once and receivers deduplicate on webhook-id.
+ */
+export class Dispatcher {
+  private readonly db: Db;
+  private readonly config: WebhookConfig;
+  private readonly now: () => number;
+  readonly owner: string;
+  private readonly slots: DeliverySlots;
+  private readonly sending = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+  /** The last claim left due rows behind (pool full, or caps): a finished send claims again at once. */
+  private backlog = false;
+  private stopped = true;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.db = options.db;
+    this.config = options.config;
+    this.now = options.now ?? Date.now;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.slots = new DeliverySlots({
+      total: this.config.concurrency,
+      perSubscription: this.config.concurrencyPerSubscription,
+      perHost: this.config.concurrencyPerHost,
+    });
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.poll();
+  }
+
+  /**
+   * Stops claiming and waits for the sends in flight, so no attempt is left half-recorded. Each
+   * send ends within the send time-out; the wait is bounded anyway, and a send still unrecorded
+   * after it keeps its lease, which expires and lets any dispatcher send it again.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const drained = (async () => {
+      await this.filling;
+      await Promise.allSettled([...this.sending]);
+    })();
+    let deadline: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      deadline = setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS);
+      deadline.unref();
+    });
+    await Promise.race([drained, limit]);
+    clearTimeout(deadline);
+  }
+
+  /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
+  wake(): void {
+    this.fill();
+  }
+
+  private poll(): void {
+    if (this.stopped) return;
+    this.fill();
+    this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Claims into free slots; one claim sequence at a time, a request during it runs once after. */
+  private fill(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
+    }
+    this.filling = this.claimIntoFreeSlots()
+      .catch((error: unknown) => {
+        if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      })
+      .finally(() => {
+        this.filling = null;
+        if (this.fillAgain) {
+          this.fillAgain = false;
+          this.fill();
+        }
+      });
+  }
+
+  private async claimIntoFreeSlots(): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+      const free = this.slots.free;
+      if (free <= 0) {
+        this.backlog = true;
+        return;
+      }
+      const capped = this.slots.excluded().length > 0;
+      const claimed = await this.claim(free, this.config.leaseMs, this.slots);
+      recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
+      for (const row of claimed) this.launch(row);
+      const { heldBack, learned } = this.slots;
+      // Rows of a subscription or host at its cap may be waiting: its next finished send makes room.
+      this.backlog = claimed.length >= free || heldBack > 0 || capped;
+      // Rows held back by a cap may hide others further down: look again while that can help.
+      if (heldBack === 0 || (claimed.length === 0 && learned === 0)) return;
+    }
+  }
+
+  private launch(row: ClaimedRow): void {
+    const send: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => {
+        // Unrecorded: the lease expires and the delivery is sent again.
+        console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      })
+      .finally(() => {
+        this.slots.release(Number(row.id));
+        this.sending.delete(send);
+        if (this.backlog) this.fill();
+      });
+    this.sending.add(send);
+  }
+
+  /**
+   * Leases up to `limit` due deliveries, oldest first, in one statement. On PostgreSQL the inner
+   * SELECT uses FOR UPDATE SKIP LOCKED so concurrent dispatchers take disjoint rows without
+   * waiting; on SQLite the single UPDATE is already atomic. With `slots`, subscriptions known
+   * to be at a cap are not claimed at all, and any leased row that does not fit after all (a
+   * subscription or host met for the first time) is released at once: it costs no attempt
+   * and waits on no lease.
+   */
+  async claim(limit: number, leaseMs = this.config.leaseMs, slots?: DeliverySlots): Promise<ClaimedRow[]> {
+    const nowMs = this.now();
+    const nowIso = iso(nowMs);
+    const token = `${this.owner}:${randomUUID()}`;
+    slots?.beginRound();
+    const count = await leaseDueDeliveries(this.db, {
+      token,
+      now: nowIso,
+      until: iso(nowMs + leaseMs),
+      limit,
+      excluded: slots?.excluded() ?? [],
+    });
+    if (count === 0) return [];
+    const leased = await leasedDeliveries(this.db, token);
+    if (!slots) return leased;
+    leased.sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)) || Number(a.id) - Number(b.id));
+    const kept = new Set(slots.take(leased.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), uri: row.uri })), limit));
+    const extra = leased.filter((row) => !kept.has(Number(row.id))).map((row) => Number(row.id));
+    if (extra.length > 0) {
+      // The kept rows are ours whatever happens here; if this fails, the others' leases just expire.
+      await releaseLeases(this.db, extra, token).catch((error: unknown) =>
+        console.error('webhook dispatcher:', error instanceof Error ? error.message : error),
+      );
+    }
+    return leased.filter((row) => kept.has(Number(row.id)));
+  }
+
+  async deliver(row: ClaimedRow): Promise<void> {
+    if (!toBool(row.is_active)) {
+      // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
+      await this.finish(row, { state: 'failed' }, null);
+      return;
+    }
+    let outcome: SendOutcome;
+    try {
+      const body = await this.options.renderer.payloadOf(
+        {
+          eventId: Number(row.event_id),
+          event: row.event,
+          eventType: row.event_type,
+          companyId: Number(row.company_id),
+          recordId: Number(row.record_id),
+          occurredAt: row.occurred_at,
+        },
+        row.payload,
+      );
+      const timestamp = Math.floor(this.now() / 1000);
+      const headers = {
+        'webhook-id': row.webhook_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(liveSigningSecrets(secretsOf(row), this.now()), row.webhook_id, timestamp, body),
+      };
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard });
+    } catch (error) {
+      outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
+    }
+    await this.record(row, outcome);
+  }
+
+  private async record(row: ClaimedRow, outcome: SendOutcome): Promise<void> {
+    const nowMs = this.now();
+    const attempts = Number(row.attempt_count) + 1;
+    const attempt: AttemptInsert = {
+      delivery_id: Number(row.id),
+      attempted_at: iso(nowMs),
+      http_status: outcome.status,
+      duration_ms: outcome.durationMs,
+      error: outcome.error,
+      instance_id: this.owner,
+    };
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    recordWebhookAttempt(ok);
+    if (ok) {
+      await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null });
+      return;
+    }
+    if (outcome.status === 410) {
+      // 410 Gone: the receiver says the endpoint is retired; stop at once.
+      await this.finish(row, { state: 'failed', attempt_count: attempts }, attempt, { deactivate: true });
+      return;
+    }
+    const honoured = outcome.status === 429 || outcome.status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : null;
+    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempts, honoured, this.options.random);
+    const failingSince = row.failing_since ?? iso(nowMs);
+    const disable = nowMs - Date.parse(failingSince) >= this.config.disableAfterHours * 3600 * 1000;
+    const delivery =
+      delay === null
+        ? { state: 'failed', attempt_count: attempts }
+        : { state: 'pending', attempt_count: attempts, next_attempt_at: iso(nowMs + delay) };
+    await this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failing_since: failingSince });
+  }
+
+  /**
+   * Records the attempt and moves the delivery on, in one transaction. The delivery update is
+   * conditional on still holding the lease: if it expired and another dispatcher took over,
+   * that one owns the row now and this result is only kept as an attempt.
+   */
+  private async finish(
+    row: ClaimedRow,
+    delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
+    attempt: AttemptInsert | null,
+    subscription: { failing_since?: string | null; deactivate?: boolean } = {},
+  ): Promise<void> {
+    const nowMs = this.now();
+    const subscriptionId = Number(row.subscription_id);
+    await this.db.transaction(async (trx) => {
+      if (attempt) await insertAttempt(trx, attempt);
+      const terminal = delivery.state !== 'pending';
+      const settled = await settleDelivery(trx, Number(row.id), row.lease_owner, {
+        ...delivery,
+        next_attempt_at: terminal ? null : (delivery.next_attempt_at ?? null),
+        completed_at: terminal ? iso(nowMs) : null,
+      });
+      if (!settled) return;
+      if (subscription.deactivate) {
+        await deactivateSubscription(trx, subscriptionId, (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time));
+      } else if (subscription.failing_since !== undefined) {
+        await setFailingSince(trx, subscriptionId, subscription.failing_since);
+      }
+    });
+  }
+}
+
+/** The subscriber's secrets as the signing rule reads them. */
+function secretsOf(row: ClaimedRow) {
+  return {
+    signingSecret: row.signing_secret,
+    previousSigningSecret: row.previous_signing_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+  };
+}

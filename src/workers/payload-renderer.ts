@@ -1,0 +1,97 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import {
+  Kind,
+  parse,
+  type DocumentNode,
+  type FieldNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Principal } from '../shared/principal.js';
+import { storePayloadOnce } from '../repositories/webhook-events.js';
+import type { Db } from '../shared/db/knex.js';
+import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
+import type { Execute } from '../graphql/execute.js';
+
+export interface EventIdentity {
+  eventId: number;
+  event: string;
+  eventType: string;
+  companyId: number;
+  recordId: number;
+  occurredAt: string;
+}
+
+function field(selection: SelectionSetNode | undefined, name: string): FieldNode {
+  const found = selection?.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === name);
+  if (!found) throw new Error(`license list operation has no ${name} field`);
+  return found;
+}
+
+/**
+ * The license payload uses exactly the selection of one element of the REST license list
+ * (staff → licenses → edges → node in staffLicenses.graphql), lifted into a node lookup, so
+ * the two can never drift apart.
+ */
+function licenseDocument(): DocumentNode {
+  const source = StaffLicensesDocument as unknown as DocumentNode;
+  const operation = source.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const node = field(field(field(field(operation?.selectionSet, 'staff').selectionSet, 'licenses').selectionSet, 'edges').selectionSet, 'node');
+  const skeleton = parse('query WebhookLicense($id: ID!) { node(id: $id) { ... on License { __typename } } }');
+  const op = skeleton.definitions[0] as OperationDefinitionNode;
+  const nodeField = op.selectionSet.selections[0] as FieldNode;
+  const fragment = nodeField.selectionSet?.selections[0];
+  if (!fragment || fragment.kind !== Kind.INLINE_FRAGMENT || !node.selectionSet) throw new Error('bad license skeleton');
+  const inline = { ...fragment, selectionSet: node.selectionSet };
+  const withSelection = { ...nodeField, selectionSet: { ...nodeField.selectionSet!, selections: [inline] } };
+  const fragments = source.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  return {
+    ...skeleton,
+    definitions: [{ ...op, selectionSet: { ...op.selectionSet, selections: [withSelection] } }, ...fragments],
+  };
+}
+
+const LICENSE_DOCUMENT = licenseDocument();
+
+/** The same principal shape an API key produces, limited to the record owner's company. */
+function systemPrincipal(keyType: Principal['keyType'], companyId: number): Principal {
+  return { keyId: 0, keyType, companyId, customerIds: [], siteIds: [] };
+}
+
+/**
+ * Renders webhook bodies by running the very operations the REST reads run, through the one
+ * execution path (src/graphql/execute.ts), so `data` is the record exactly as GET returns it.
+ * The body is stored on the event the first time, and every later attempt and subscription
+ * reuses those bytes.
+ */
+export class PayloadRenderer {
+  constructor(
+    private readonly db: Db,
+    private readonly execute: Execute,
+  ) {}
+
+  async payloadOf(event: EventIdentity, stored: string | null): Promise<string> {
+    if (stored !== null) return stored;
+    const body = JSON.stringify({
+      type: `${event.event}.${event.eventType}`,
+      timestamp: event.occurredAt,
+      data: await this.record(event),
+    });
+    return storePayloadOnce(this.db, event.eventId, body);
+  }
+
+  private async record(event: EventIdentity): Promise<unknown> {
+    if (event.event === 'timesheet') {
+      const data = await this.run(TimesheetDocument as unknown as DocumentNode, { timesheetId: event.recordId }, systemPrincipal('timesheet', event.companyId));
+      return (data as { timesheet?: unknown } | null)?.timesheet ?? null;
+    }
+    const data = await this.run(LICENSE_DOCUMENT, { id: encodeGlobalID('License', event.recordId) }, systemPrincipal('developer', event.companyId));
+    return (data as { node?: unknown } | null)?.node ?? null;
+  }
+
+  private async run(document: DocumentNode, variables: Record<string, unknown>, principal: Principal): Promise<unknown> {
+    const result = await this.execute({ document, variables, principal });
+    if (result.errors?.length) throw new Error(`rendering payload failed: ${result.errors.map((e) => e.message).join('; ')}`);
+    return result.data ?? null;
+  }
+}
