@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { apiKeyPrefix, hashApiKey } from '../src/auth/api-key-secret.js';
 import { migrateLatest, openDatabase } from '../src/shared/db/knex.js';
+import { defaultConfig } from '../src/config.js';
 
 /**
  * The benchmark's data set: two SQLite files with the same companies, staff, timesheets and
@@ -81,7 +82,7 @@ function cacheKey(): string {
 
 /** Creates the schema through the gateway's own migrations, so the files match what it expects. */
 async function createSchema(file: string): Promise<void> {
-  const db = openDatabase({ database: { client: 'sqlite', filename: file }, poolMin: 0, poolMax: 1 });
+  const db = openDatabase({ database: { client: 'sqlite', filename: file }, poolMin: 0, poolMax: 1, sqliteBusyTimeoutMs: defaultConfig().sqliteBusyTimeoutMs });
   try {
     await migrateLatest(db);
   } finally {

@@ -9,7 +9,7 @@ import { parseCommandArgs, UsageError } from './args.js';
 
 export const SERVE_USAGE = `Usage: shiftgate serve [--port N] [--demo]
 
-Migrates the database, then serves the REST API and GraphQL on PORT (default 4000).
+Migrates the database, then serves the REST API and GraphQL on PORT (see README, Configuration).
 
   --port N   listen on port N instead of PORT (0 picks a free port)
   --demo     load the demo data set and its public API keys into an empty database

@@ -12,19 +12,17 @@ export type Tx = Knex.Transaction;
 /** Either: a statement runs in the caller's transaction when given one. */
 export type Queryable = Db | Tx;
 
-const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
-
 /**
  * Opens the configured database. SQLite files get WAL, enforced foreign keys, a busy timeout
  * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
  */
 export function openDatabase(
-  config: Pick<Config, 'database' | 'poolMin' | 'poolMax'> & Partial<Pick<Config, 'sqliteBusyTimeoutMs'>>,
+  config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>,
 ): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
-    const busyTimeoutMs = config.sqliteBusyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+    const busyTimeoutMs = config.sqliteBusyTimeoutMs;
     return knexFactory({
       client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
       connection: { filename: database.filename },

@@ -14,7 +14,7 @@ export function describeDatabase(database: DatabaseConfig): string {
 }
 
 /** openDatabase, with a failure (e.g. a SQLite directory that cannot be created) as a StartupError. */
-export function openDatabaseForStart(config: Pick<Config, 'database' | 'poolMin' | 'poolMax'>): Db {
+export function openDatabaseForStart(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
   try {
     return openDatabase(config);
   } catch (error) {
