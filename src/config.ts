@@ -26,6 +26,11 @@ export interface Config {
   poolMax: number;
   /** How long a SQLite statement waits for another connection's lock before failing (503). */
   sqliteBusyTimeoutMs: number;
+  /**
+   * Origins a browser may call the APIs from (`*` for any); undefined when CORS_ORIGINS is unset,
+   * which means none, except that `serve --demo` then allows any.
+   */
+  corsOrigins: readonly string[] | undefined;
   webhooks: WebhookConfig;
   live: LiveConfig;
   /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
@@ -229,6 +234,41 @@ function cidrs(): Variable<string[]> {
   };
 }
 
+/**
+ * Comma-separated browser origins (scheme://host[:port], as a browser sends them in `Origin`), or
+ * `*` alone; empty means none. Unset leaves the choice to the caller (`serve --demo`).
+ */
+function origins(): Variable<string[] | undefined> {
+  return {
+    fallback: undefined,
+    emptyIsValue: true,
+    parse(raw, name) {
+      if (raw.trim() === '') return [];
+      const items = splitList(raw, name);
+      if (items.includes('*')) {
+        if (items.length > 1) throw new ConfigError(`${name}: "*" must stand alone, got "${raw}"`);
+        return items;
+      }
+      for (const item of items) {
+        if (originOf(item) !== item) {
+          throw new ConfigError(`${name}: "${item}" is not an origin such as https://app.example.com or http://localhost:3000`);
+        }
+      }
+      return items;
+    },
+  };
+}
+
+/** The origin a browser would send for this text, or undefined when it is not an http(s) URL. */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One of a fixed set of words. */
 function oneOf<const V extends string>(values: readonly V[], fallback: V): Variable<V> {
   const allowed = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
@@ -333,6 +373,7 @@ export const CONFIG_VARIABLES = {
   TOKEN_RATE_LIMIT_PER_MINUTE: int(30, 1, 10_000_000),
   TOKEN_PREFIX_FAILURES_PER_MINUTE: int(10, 1, 10_000_000),
   TRUSTED_PROXIES: cidrs(),
+  CORS_ORIGINS: origins(),
   GRAPHQL_MAX_DEPTH: int(10, 1, 1000),
   GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
   GRAPHQL_MAX_TOKENS: int(2000, 10, 1_000_000),
@@ -394,6 +435,7 @@ export function loadConfig(env: Env = process.env): Config {
     poolMin: v.DATABASE_POOL_MIN,
     poolMax: v.DATABASE_POOL_MAX,
     sqliteBusyTimeoutMs: v.SQLITE_BUSY_TIMEOUT_MS,
+    corsOrigins: v.CORS_ORIGINS,
     webhooks: {
       retryScheduleSeconds: v.WEBHOOK_RETRY_SCHEDULE,
       disableAfterHours: v.WEBHOOK_DISABLE_AFTER_HOURS,

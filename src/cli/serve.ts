@@ -13,7 +13,8 @@ Migrates the database, then serves the REST API and GraphQL on PORT (see README,
 
   --port N   listen on port N instead of PORT (0 picks a free port)
   --demo     load the demo data set and its public API keys into an empty database
-             (what \`npm start\` runs; refused with NODE_ENV=production)`;
+             (what \`npm start\` runs; refused with NODE_ENV=production); while CORS_ORIGINS
+             is unset, browsers on any origin may call the APIs`;
 
 /** How long a failed start-up waits for the half-built app to close before giving up on it. */
 const FAILED_START_CLOSE_MS = 3000;
@@ -57,7 +58,8 @@ function refuseInProduction(config: Config, demo: boolean): void {
   if (config.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
 }
 
-export async function serveCommand(args: string[], config: Config): Promise<number> {
+export async function serveCommand(args: string[], given: Config): Promise<number> {
+  let config = given;
   let port = config.port;
   let demo: boolean;
   try {
@@ -76,6 +78,8 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
     throw error;
   }
   refuseInProduction(config, demo);
+  // A demo is explored from any browser page (API explorers, local front ends); CORS_ORIGINS still narrows it.
+  if (demo && config.corsOrigins === undefined) config = { ...config, corsOrigins: ['*'] };
 
   // Loaded here, not at the top: the gateway's modules are slow to import, and usage errors and
   // refusals above should not wait for them.

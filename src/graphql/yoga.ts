@@ -47,6 +47,8 @@ export function createYogaApp(services: Services, options: YogaAppOptions): Yoga
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
+    // Cross-origin access is decided for every path in one place (src/server/cors.ts); yoga's own would allow any origin.
+    cors: false,
     landingPage: false,
     logging: false,
     renderGraphiQL,

@@ -24,6 +24,7 @@ import { LiveStreams } from '../webhooks/live-streams.js';
 import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
+import { corsLayer } from './cors.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
 import { requestEntry } from './request-entry.js';
@@ -103,7 +104,13 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const server = createServer(
     serverOptions(config.limits),
     requestEntry(
-      { limits: config.limits, logger, routePaths: routes.map((r) => r.path), fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS] },
+      {
+        limits: config.limits,
+        logger,
+        routePaths: routes.map((r) => r.path),
+        fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS],
+        cors: corsLayer(config.corsOrigins ?? []),
+      },
       handle,
       (_req, res, error) => {
         if (!res.headersSent) sendFailure(res, error);

@@ -6,6 +6,7 @@ import { sendEnvelopeFailure } from '../rest/send-failure.js';
 import { refusal, type HttpFailure } from '../shared/http/failure.js';
 import type { Logger } from '../shared/observability/logger.js';
 import { attachRequestContext, type RequestContext } from '../shared/request-context.js';
+import type { CorsLayer } from './cors.js';
 import { headerBytes } from './header-overflow.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { logWhenClosed } from './request-log.js';
@@ -38,11 +39,14 @@ export interface RequestEntryOptions {
   /** Route paths (`/api/…/:id`) and fixed paths, for metric labels. */
   routePaths: readonly string[];
   fixedPaths: readonly string[];
+  /** Cross-origin headers and preflight answers (src/server/cors.ts). */
+  cors: CorsLayer;
 }
 
 /**
  * The part of every request's way in that does not depend on its API: request id, log line and
- * metrics, the URL and header bounds, and paths a URL parser would fold into another. Wraps the
+ * metrics, CORS (before authentication, and on every answer, refusals included), the URL and
+ * header bounds, and paths a URL parser would fold into another. Wraps the
  * app's handler once, so no route repeats any of it.
  */
 export function requestEntry(
@@ -57,6 +61,7 @@ export function requestEntry(
     attachRequestContext(res, context);
     res.setHeader(REQUEST_ID_HEADER, context.requestId);
     logWhenClosed(req, res, context, logger, () => routeOf(pathnameOf(req.url)));
+    const cors = options.cors(req, res, pathnameOf(req.url));
     if ((req.url?.length ?? 0) > limits.maxUrlLength) {
       req.resume();
       sendRefusal(res, pathnameOf(req.url).slice(0, 16), refusal(414, 'URI_TOO_LONG', `URL exceeds ${limits.maxUrlLength} characters`));
@@ -70,6 +75,16 @@ export function requestEntry(
     if (foldsIntoAnotherPath(pathnameOf(req.url))) {
       req.resume();
       sendEnvelopeFailure(res, refusal(400, 'BAD_REQUEST', 'Request path must not contain dot segments or encoded slashes'));
+      return;
+    }
+    if (cors === 'preflight') {
+      req.resume();
+      res.writeHead(204).end();
+      return;
+    }
+    if (cors === 'refused-preflight') {
+      req.resume();
+      sendRefusal(res, pathnameOf(req.url), refusal(403, 'FORBIDDEN', 'This origin may not call the API from a browser (CORS_ORIGINS)'));
       return;
     }
     handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));

@@ -64,4 +64,33 @@ describe('shiftgate serve and the demo data set', () => {
     expect(await served.stop()).toBe(0);
     expect(served.stderr()).not.toMatch(/SUBSCRIPTION_KEYS/);
   });
+
+  it('--demo lets any origin call the APIs while CORS_ORIGINS is unset, and CORS_ORIGINS narrows it', async () => {
+    const preflight = (port: number, origin: string) =>
+      fetch(`http://127.0.0.1:${port}/api/external/token/request`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+    const open = await startServe(['--demo'], database.env);
+    try {
+      const res = await preflight(open.port, 'https://anywhere.example.org');
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      expect(await open.stop()).toBe(0);
+    }
+    const narrowed = await startServe(['--demo'], { ...database.env, CORS_ORIGINS: 'http://localhost:5173' });
+    try {
+      expect((await preflight(narrowed.port, 'https://anywhere.example.org')).headers.get('access-control-allow-origin')).toBeNull();
+      expect((await preflight(narrowed.port, 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    } finally {
+      expect(await narrowed.stop()).toBe(0);
+    }
+    const plain = await startServe([], database.env);
+    try {
+      expect((await preflight(plain.port, 'https://anywhere.example.org')).headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      expect(await plain.stop()).toBe(0);
+    }
+  });
 });

@@ -38,6 +38,10 @@ describe('shiftgate serve start-up failures', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  it('exits 1 with one line naming CORS_ORIGINS when it is not a list of origins', async () => {
+    await expectStartupFailure({ ...database.env, CORS_ORIGINS: 'https://app.example.com/,example.com' }, /^shiftgate: invalid configuration: CORS_ORIGINS: /);
+  });
+
   it('exits 1 with one line when the port is in use', async () => {
     const holder: Server = createServer();
     await new Promise<void>((done) => holder.listen(0, done));

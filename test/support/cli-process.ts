@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 export const BIN = resolve(import.meta.dirname, '../../bin/shiftgate.js');
 
 /** Variables a developer's shell may set that would change what a spawned `shiftgate` does. */
-const INHERITED_SETTINGS = ['SUBSCRIPTION_KEYS', 'JWT_SECRET', 'NODE_ENV', 'PORT', 'DATABASE_URL', 'DATA_DIR'];
+const INHERITED_SETTINGS = ['SUBSCRIPTION_KEYS', 'JWT_SECRET', 'NODE_ENV', 'PORT', 'DATABASE_URL', 'DATA_DIR', 'CORS_ORIGINS'];
 
 /** The environment for a spawned CLI: the test's own, minus shiftgate settings, plus `env` (undefined removes). */
 export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
