@@ -4,10 +4,13 @@ import { migrateLatest, openDatabase } from '../shared/db/knex.js';
 import { importData, ImportValidationError } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
+import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
 
 export const IMPORT_USAGE = `Usage: shiftgate import FILE
 
-Loads a JSON data file (docs/import.md): upserts by id, all or nothing.`;
+Loads a JSON data file (docs/import.md): upserts by id, all or nothing.
+Shows progress on stderr when it is a terminal; ends with a summary on stdout (records per
+kind inserted, updated and unchanged, and the seconds taken).`;
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
@@ -20,11 +23,24 @@ export async function importCommand(args: string[], config: Config): Promise<num
     console.error(IMPORT_USAGE);
     return 2;
   }
+  const started = performance.now();
+  // Only a person watching a terminal wants a line rewritten in place; a pipe or log would get clutter.
+  const progress = process.stderr.isTTY ? progressLine(process.stderr) : NO_PROGRESS;
+  try {
+    return await importFile(file, config, started, progress);
+  } finally {
+    progress.end();
+  }
+}
+
+async function importFile(file: string, config: Config, started: number, progress: ProgressLine): Promise<number> {
+  progress.start();
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    progress.end();
     console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);
     return 1;
   }
@@ -33,16 +49,19 @@ export async function importCommand(args: string[], config: Config): Promise<num
     // Editors on Windows like to prepend a byte-order mark, which JSON.parse rejects.
     input = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
+    progress.end();
     console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
     return 1;
   }
   const db = openDatabase(config);
   try {
     await migrateLatest(db);
-    const summary = await importData(db, input, { onChanges: emitImportEvents });
-    console.log(formatSummary(summary));
+    const summary = await importData(db, input, { onChanges: emitImportEvents, onProgress: progress.report });
+    progress.end();
+    console.log(formatSummary(summary, (performance.now() - started) / 1000));
     return 0;
   } catch (error) {
+    progress.end();
     if (error instanceof ImportValidationError) {
       process.stderr.write(`${error.problems.join('\n')}\n`);
       return 1;

@@ -3,6 +3,7 @@ import { changesOf, type ImportChanges } from './changes.js';
 import { SECTION_NAMES } from './format.js';
 import { parseInput } from './parse.js';
 import { planImport } from './plan.js';
+import type { ImportProgressSink } from './progress.js';
 import { ImportValidationError, Problems } from './problems.js';
 import { summarise, type ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
@@ -10,6 +11,7 @@ import { writePlan } from './write.js';
 
 export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
+export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
 
 export interface ImportOptions {
@@ -18,6 +20,8 @@ export interface ImportOptions {
    * whole import back. This is where events for created/changed records belong.
    */
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
+  /** Told as the import moves on (never inside a statement); must not throw. */
+  onProgress?: ImportProgressSink;
 }
 
 /**
@@ -33,8 +37,9 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
   return db.transaction(async (trx) => {
     await validateAgainstDatabase(trx, parsed, problems);
     if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
-    const plan = await planImport(trx, parsed.file);
-    await writePlan(trx, plan);
+    const report = options.onProgress ?? (() => {});
+    const plan = await planImport(trx, parsed.file, report);
+    await writePlan(trx, plan, report);
     if (options.onChanges) await options.onChanges(trx, changesOf(plan));
     return summarise(plan);
   });

@@ -1,6 +1,7 @@
 import type { Tx } from '../shared/db/knex.js';
 import { loadRows, type Row } from '../repositories/import-tables.js';
 import type { ImportFile } from './format.js';
+import type { ImportProgressSink } from './progress.js';
 import { ENTITIES, sameRow, TABLES, toRow, type Entity } from './rows.js';
 import { generateSigningSecret } from '../webhooks/signing-secret.js';
 
@@ -38,9 +39,12 @@ function recordsOf(file: ImportFile): Record<Entity, object[]> {
 }
 
 /** Loads the stored rows of every id in the (already validated) file in bulk and classifies each record. */
-export async function planImport(trx: Tx, file: ImportFile): Promise<ImportPlan> {
+export async function planImport(trx: Tx, file: ImportFile, report: ImportProgressSink = () => {}): Promise<ImportPlan> {
   const records = recordsOf(file);
   const plan: ImportPlan = { rows: {} as ImportPlan['rows'], generatedSecrets: [] };
+  const total = ENTITIES.reduce((sum, entity) => sum + records[entity].length, 0);
+  report({ stage: 'validated', done: total, total });
+  let compared = 0;
   for (const entity of ENTITIES) {
     const spec = TABLES[entity];
     const newRows = records[entity].map((record) => toRow(spec, record));
@@ -59,6 +63,8 @@ export async function planImport(trx: Tx, file: ImportFile): Promise<ImportPlan>
       const outcome: Outcome = before === null ? 'inserted' : sameRow(spec, row, before) ? 'unchanged' : 'updated';
       return { id, outcome, row, before };
     });
+    compared += newRows.length;
+    report({ stage: 'compared', done: compared, total });
   }
   return plan;
 }

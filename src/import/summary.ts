@@ -20,8 +20,8 @@ export function summarise(plan: ImportPlan): ImportSummary {
   return { entities, generatedSigningSecrets: [...plan.generatedSecrets] };
 }
 
-/** A few lines for a terminal: totals, then one line per entity that the file mentioned. */
-export function formatSummary(summary: ImportSummary): string {
+/** A few lines for a terminal: totals and time taken, then one line per entity that the file mentioned. */
+export function formatSummary(summary: ImportSummary, seconds: number): string {
   const lines: string[] = [];
   const total = { inserted: 0, updated: 0, unchanged: 0 };
   for (const entity of ENTITIES) {
@@ -30,9 +30,13 @@ export function formatSummary(summary: ImportSummary): string {
     total.updated += updated.length;
     total.unchanged += unchanged.length;
     if (inserted.length + updated.length + unchanged.length === 0) continue;
-    lines.push(`  ${entity}: ${inserted.length} inserted, ${updated.length} updated, ${unchanged.length} unchanged`);
+    const records = inserted.length + updated.length + unchanged.length;
+    lines.push(`  ${entity}: ${inserted.length} inserted, ${updated.length} updated, ${unchanged.length} unchanged (${records} ${records === 1 ? 'record' : 'records'})`);
   }
-  const head = `import complete: ${total.inserted} inserted, ${total.updated} updated, ${total.unchanged} unchanged`;
+  const records = total.inserted + total.updated + total.unchanged;
+  const head =
+    `import complete: ${total.inserted} inserted, ${total.updated} updated, ${total.unchanged} unchanged ` +
+    `(${records} ${records === 1 ? 'record' : 'records'} in ${seconds.toFixed(2)} s)`;
   if (summary.generatedSigningSecrets.length > 0) {
     lines.push(`  signing secrets generated for subscribers ${summary.generatedSigningSecrets.join(', ')}`);
   }

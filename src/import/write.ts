@@ -1,6 +1,7 @@
 import { parkEventFilters, upsertRows } from '../repositories/import-tables.js';
 import type { Tx } from '../shared/db/knex.js';
 import type { ImportPlan } from './plan.js';
+import type { ImportProgressSink } from './progress.js';
 import { ENTITIES, TABLES } from './rows.js';
 
 /**
@@ -15,12 +16,22 @@ async function parkChangedEventFilters(trx: Tx, plan: ImportPlan): Promise<void>
   await parkEventFilters(trx, moving);
 }
 
+/** Rows handed to the repository at once: small enough that progress moves on a large file. */
+const ROWS_PER_PROGRESS_STEP = 1000;
+
 /** Writes the inserted and updated rows, parents before children, inside the caller's transaction. */
-export async function writePlan(trx: Tx, plan: ImportPlan): Promise<void> {
+export async function writePlan(trx: Tx, plan: ImportPlan, report: ImportProgressSink = () => {}): Promise<void> {
   await parkChangedEventFilters(trx, plan);
-  for (const entity of ENTITIES) {
+  const changed = ENTITIES.map((entity) => ({ entity, rows: plan.rows[entity].filter(({ outcome }) => outcome !== 'unchanged').map(({ row }) => row) }));
+  const total = changed.reduce((sum, { rows }) => sum + rows.length, 0);
+  let written = 0;
+  for (const { entity, rows } of changed) {
     const spec = TABLES[entity];
-    const rows = plan.rows[entity].filter(({ outcome }) => outcome !== 'unchanged').map(({ row }) => row);
-    await upsertRows(trx, spec.table, spec.idColumn, rows, spec.fields.length);
+    for (let start = 0; start < rows.length; start += ROWS_PER_PROGRESS_STEP) {
+      const part = rows.slice(start, start + ROWS_PER_PROGRESS_STEP);
+      await upsertRows(trx, spec.table, spec.idColumn, part, spec.fields.length);
+      written += part.length;
+      report({ stage: 'written', done: written, total });
+    }
   }
 }

@@ -84,6 +84,31 @@ describe('shiftgate import FILE', () => {
     expect(broken.stderr).toContain('broken.json is not valid JSON');
   });
 
+  it('ends with a summary on stdout: per kind inserted, updated, unchanged, and the seconds taken', async () => {
+    const first = runImport(writeJson('ok.json', fullFile()));
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^import complete: 16 inserted, 0 updated, 0 unchanged \(16 records in \d+\.\d\d s\)$/m);
+    expect(first.stdout).toContain('  companies: 2 inserted, 0 updated, 0 unchanged (2 records)');
+
+    const file = fullFile();
+    file.companies[0]!.name = 'Acme Security Pty Ltd';
+    const again = runImport(writeJson('again.json', file));
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^import complete: 0 inserted, 1 updated, 15 unchanged \(16 records in \d+\.\d\d s\)$/m);
+    expect(again.stdout).toContain('  companies: 0 inserted, 1 updated, 1 unchanged (2 records)');
+    expect(again.stdout).toContain('  timesheets: 0 inserted, 0 updated, 2 unchanged (2 records)');
+  });
+
+  it('shows no progress when stderr is not a terminal', () => {
+    const file = fullFile();
+    for (let i = 0; i < 1_500; i++) file.timesheets.push({ timesheetId: 100_000 + i, siteId: 100, employeeId: 1001 } as (typeof file.timesheets)[number]);
+    const result = runImport(writeJson('large.json', file));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).not.toContain('\r');
+    expect(result.stdout).toContain('timesheets: 1502 inserted, 0 updated, 0 unchanged (1502 records)');
+  });
+
   it('exits 2 with usage when no file is given', () => {
     const result = runImport();
     expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importData, ImportValidationError, type ImportChanges } from '../../src/import/import-data.js';
+import { importData, ImportValidationError, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
 import { storedBoolean } from '../support/backend.js';
 
@@ -213,5 +213,34 @@ describe('the onChanges hook', () => {
     });
     await expect(attempt).rejects.toBeInstanceOf(ImportValidationError);
     expect(called).toBe(false);
+  });
+});
+
+describe('the onProgress hook', () => {
+  it('reports validated, compared and written records, in steps on a large file', async () => {
+    const file = fullFile();
+    const timesheets = [];
+    for (let i = 0; i < 2_500; i++) timesheets.push({ timesheetId: 100_000 + i, siteId: 100, employeeId: 1001 });
+    const seen: ImportProgress[] = [];
+    await importData(t.db, { ...file, timesheets }, { onProgress: (p) => seen.push(p) });
+
+    const total = 2_500 + 14;
+    expect(seen[0]).toEqual({ stage: 'validated', done: total, total });
+    const compared = seen.filter((p) => p.stage === 'compared');
+    expect(compared.at(-1)).toEqual({ stage: 'compared', done: total, total });
+    const written = seen.filter((p) => p.stage === 'written').map((p) => p.done);
+    expect(written.length).toBeGreaterThanOrEqual(3);
+    expect(written).toEqual([...written].sort((a, b) => a - b));
+    expect(written.at(-1)).toBe(total);
+    expect(seen.findIndex((p) => p.stage === 'written')).toBeGreaterThan(seen.findIndex((p) => p.stage === 'compared'));
+  });
+
+  it('counts only changed records as written on a re-import', async () => {
+    await importData(t.db, fullFile());
+    const file = fullFile();
+    file.companies[0]!.name = 'Acme Security Pty Ltd';
+    const seen: ImportProgress[] = [];
+    await importData(t.db, file, { onProgress: (p) => seen.push(p) });
+    expect(seen.filter((p) => p.stage === 'written').at(-1)).toEqual({ stage: 'written', done: 1, total: 1 });
   });
 });
