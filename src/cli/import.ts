@@ -19,8 +19,16 @@ function messageOf(error: unknown): string {
 /** `shiftgate import FILE`: 0 when imported, 1 when the file is unreadable or invalid (nothing written). */
 export async function importCommand(args: string[], config: Config): Promise<number> {
   const [file, ...rest] = args;
-  if (file === undefined || rest.length > 0 || file.startsWith('-')) {
-    console.error(IMPORT_USAGE);
+  const misuse =
+    file === undefined
+      ? 'import needs a FILE'
+      : file.startsWith('-')
+        ? `unknown option "${file}"`
+        : rest.length > 0
+          ? `import takes one FILE (got "${rest[0]}" too)`
+          : undefined;
+  if (file === undefined || misuse !== undefined) {
+    console.error(`shiftgate: ${misuse}\n\n${IMPORT_USAGE}`);
     return 2;
   }
   const started = performance.now();

@@ -86,5 +86,5 @@ async function revoke(db: Db, args: string[]): Promise<number> {
 }
 
 export function keysCommand(args: string[], config: Config): Promise<number> {
-  return runSubcommand(args, config, { create, list, revoke }, KEYS_USAGE);
+  return runSubcommand(args, config, { create, list, revoke }, KEYS_USAGE, 'keys');
 }

@@ -56,7 +56,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (isHelp(name) || name === 'help') {
-    const topic = name === 'help' ? commandNamed(args[0]) : undefined;
+    const asked = name === 'help' ? args[0] : undefined;
+    const topic = commandNamed(asked);
+    if (asked !== undefined && !topic) {
+      console.error(`shiftgate: unknown command "${asked}"\n\n${USAGE}`);
+      return 2;
+    }
     console.log(topic ? (await topic()).usage : USAGE);
     return 0;
   }

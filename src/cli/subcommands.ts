@@ -13,11 +13,12 @@ export async function runSubcommand(
   config: Config,
   subcommands: Record<string, Subcommand>,
   usage: string,
+  command: string,
 ): Promise<number> {
   const [name, ...rest] = args;
-  const action = name === undefined ? undefined : subcommands[name];
+  const action = name === undefined || !Object.hasOwn(subcommands, name) ? undefined : subcommands[name];
   if (!action) {
-    console.error(usage);
+    console.error(name === undefined ? usage : `shiftgate: unknown ${command} subcommand "${name}"\n\n${usage}`);
     return 2;
   }
   const db = openDatabase(config);

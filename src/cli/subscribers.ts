@@ -80,5 +80,5 @@ async function rotate(db: Db, args: string[]): Promise<number> {
 }
 
 export function subscribersCommand(args: string[], config: Config): Promise<number> {
-  return runSubcommand(args, config, { show, 'rotate-secret': rotate }, USAGE);
+  return runSubcommand(args, config, { show, 'rotate-secret': rotate }, USAGE, 'subscribers');
 }

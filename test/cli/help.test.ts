@@ -61,4 +61,26 @@ describe('shiftgate --help', () => {
     expect(run.stderr).toMatch(usage);
     expect(run.stdout).toBe('');
   });
+
+  it('`help` with an unknown command says so on stderr and exits 2', async () => {
+    const run = await runCli(['help', 'bogus'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "bogus"/);
+    expect(run.stderr).toMatch(/Usage: shiftgate <command>/);
+    expect(run.stdout).toBe('');
+  });
+
+  it.each([
+    [['import', '--bogus'], /unknown option "--bogus"/],
+    [['import', 'a.json', 'b.json'], /takes one FILE/],
+    [['keys', 'bogus'], /unknown keys subcommand "bogus"/],
+    [['keys', 'toString'], /unknown keys subcommand "toString"/],
+    [['subscribers', 'bogus'], /unknown subscribers subcommand "bogus"/],
+  ])('%j names what was wrong above the usage', async (args, reason) => {
+    const run = await runCli(args, env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr.split('\n')[0]).toMatch(reason);
+    expect(run.stderr).toMatch(/Usage:/);
+    expect(run.stdout).toBe('');
+  });
 });
