@@ -130,7 +130,7 @@ describe('GET /api/external/timesheets', () => {
       ['?pageSize=0', 'pageSize'],
       ['?pageSize=101', 'pageSize'],
       ['?colour=red', 'colour'],
-    ]) {
+    ] as const) {
       const env = expectFailure(await get(query), 400);
       expect(JSON.stringify(env.errors), query).toContain(name);
     }
