@@ -6,6 +6,7 @@ import {
   SubscriptionDeliveriesDocument,
   WebhookEventsDocument,
   StaffLicensesDocument,
+  StaffsDocument,
   SubscriberSubscriptionsDocument,
   TimesheetDocument,
   TimesheetsDocument,
@@ -225,6 +226,26 @@ export const routes: RestRoute[] = [
     result: (data) => ({
       data: data.timesheets.edges.map((edge) => edge.node),
       page: pageParameters(data.timesheets.pageInfo),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/staffs',
+    operation: StaffsDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['staffId', 'employeeReferenceNumber', 'email', 'pageSize', 'after', 'before']);
+      return {
+        staffId: q.get('staffId'),
+        employeeReferenceNumber: q.get('employeeReferenceNumber'),
+        email: q.get('email'),
+        ...pageVariables(q),
+      };
+    },
+    result: (data) => ({
+      data: data.staffs.edges.map((edge) => edge.node),
+      page: pageParameters(data.staffs.pageInfo),
     }),
   }),
 ];

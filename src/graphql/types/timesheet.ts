@@ -1,4 +1,4 @@
-import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
 import { loadTimesheets, timesheetPage, type TimesheetFilter, type TimesheetRecord } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
 import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
@@ -87,16 +87,6 @@ const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
 
 const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to'] as const;
 
-/**
- * The filter as a cursor carries it: the given values in a fixed order, so the same filter
- * always signs the same. A filter with no value set counts as not passed (undefined), so a
- * cursor alone pages on with the filter it carries; the REST route always passes the object.
- */
-function filterText(filter: Partial<Record<(typeof FILTER_KEYS)[number], string | number | null>> | null | undefined): string | null | undefined {
-  const given = FILTER_KEYS.flatMap((key) => (filter?.[key] != null ? [[key, filter[key]]] : []));
-  return given.length === 0 ? undefined : JSON.stringify(Object.fromEntries(given));
-}
-
 builder.queryField('timesheets', (t) =>
   t.connection({
     type: Timesheet,
@@ -108,7 +98,7 @@ builder.queryField('timesheets', (t) =>
       const list = {
         kind: 'timesheet',
         owner: context.principal.companyId,
-        filter: filterText(args.filter),
+        filter: filterText(args.filter, FILTER_KEYS),
         defaultSize: DEFAULT_TIMESHEET_PAGE_SIZE,
       };
       return keysetConnection({
@@ -116,7 +106,7 @@ builder.queryField('timesheets', (t) =>
         list,
         codec: context.services.cursors,
         fetch: (page) =>
-          timesheetPage(context.services.db, context.principal, page.filter === null ? {} : (JSON.parse(page.filter) as TimesheetFilter), page),
+          timesheetPage(context.services.db, context.principal, parseFilterText<TimesheetFilter>(page.filter), page),
         keyOf: (row) => row.timesheetId,
       });
     },
