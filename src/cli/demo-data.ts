@@ -19,6 +19,7 @@ export const DEMO_API_KEYS: Record<KeyType, string> = {
 const FIRST_NAMES = ['Alex', 'Sam', 'Priya', 'Mateo', 'Grace', 'Tomasz', 'Aisha', 'Liam'];
 const LAST_NAMES = ['Nguyen', 'Okafor', 'Sharma', 'Garcia', 'Chen', 'Nowak', 'Haddad', 'Walsh'];
 const STATES = ['NSW', 'VIC', 'QLD'];
+const DEMO_STAFF = 26;
 
 function iso(day: number, hour: number): string {
   return new Date(Date.UTC(2026, 10, day, hour, 0, 0)).toISOString();
@@ -26,17 +27,22 @@ function iso(day: number, hour: number): string {
 
 /** A small, readable data set in the import format: two companies, so scoping can be tried. */
 export function demoDataSet() {
-  const staff = FIRST_NAMES.map((firstName, i) => ({
-    id: 1001 + i,
-    companyId: i < 6 ? 1 : 2,
-    staffId: `EMP-${1001 + i}`,
-    firstName,
-    lastName: LAST_NAMES[i] ?? 'Smith',
-    employeeReferenceNumber: `REF-${5000 + i}`,
-    email: `${firstName.toLowerCase()}.${(LAST_NAMES[i] ?? 'smith').toLowerCase()}@example.com`,
-    mobile: `+6140000${String(1000 + i)}`,
-    subcontractorCompany: i === 3 ? 'Nightwatch Contractors' : null,
-  }));
+  // 24 employees in company 1 and 2 in company 2, so the staff and timesheet lists page.
+  const staff = Array.from({ length: DEMO_STAFF }, (_, i) => {
+    const firstName = FIRST_NAMES[i % FIRST_NAMES.length] ?? 'Alex';
+    const lastName = LAST_NAMES[(i + Math.floor(i / FIRST_NAMES.length)) % LAST_NAMES.length] ?? 'Smith';
+    return {
+      id: 1001 + i,
+      companyId: i < DEMO_STAFF - 2 ? 1 : 2,
+      staffId: `EMP-${1001 + i}`,
+      firstName,
+      lastName,
+      employeeReferenceNumber: `REF-${5000 + i}`,
+      email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}${i < FIRST_NAMES.length ? '' : String(i)}@example.com`,
+      mobile: `+6140000${String(1000 + i)}`,
+      subcontractorCompany: i % 8 === 3 ? 'Nightwatch Contractors' : null,
+    };
+  });
   // Staff 1001 holds many licenses so the cursor pages are worth trying.
   const licenses = [];
   let licenseId = 70001;

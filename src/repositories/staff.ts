@@ -3,6 +3,8 @@ import type { Principal } from '../shared/principal.js';
 import { alignById, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { selectRows } from '../shared/db/select-rows.js';
+import type { KeysetPage } from '../shared/pagination/keyset.js';
+import { applyKeysetPage } from './keyset-page.js';
 
 export interface StaffRecord {
   employeeId: number;
@@ -33,4 +35,22 @@ function toStaff(row: Record<string, unknown>): StaffRecord {
 export async function loadStaff(db: Db, principal: Principal, ids: readonly number[]): Promise<(StaffRecord | null)[]> {
   const rows = await selectRows(db, withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal));
   return alignById(ids, rows.map(toStaff), (s) => s.employeeId);
+}
+
+/** The staff list filters, all optional and exact. */
+export interface StaffFilter {
+  staffId?: string;
+  employeeReferenceNumber?: string;
+  email?: string;
+}
+
+/** One keyset page of the company's staff, ordered by employeeId (size + 1 rows at most). */
+export async function staffPage(db: Db, principal: Principal, filter: StaffFilter, page: KeysetPage): Promise<StaffRecord[]> {
+  const query = withinCompany(db('staff'), 'company_id', principal);
+  if (filter.staffId !== undefined) query.where('staff_id', filter.staffId);
+  if (filter.employeeReferenceNumber !== undefined) query.where('employee_reference_number', filter.employeeReferenceNumber);
+  if (filter.email !== undefined) query.where('email', filter.email);
+  applyKeysetPage(query, 'id', page);
+  const rows = await selectRows(db, query);
+  return rows.map(toStaff);
 }

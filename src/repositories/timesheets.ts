@@ -3,6 +3,8 @@ import type { Principal } from '../shared/principal.js';
 import { alignById, fromJson, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinTimesheetScope } from './tenant-scope.js';
 import { selectRows } from '../shared/db/select-rows.js';
+import type { KeysetPage } from '../shared/pagination/keyset.js';
+import { applyKeysetPage } from './keyset-page.js';
 
 /** A timesheet entry with everything the contract derives from its site, customer and staff. */
 export interface TimesheetRecord {
@@ -106,12 +108,8 @@ function toTimesheet(row: Record<string, unknown>): TimesheetRecord {
   };
 }
 
-/** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
-export async function loadTimesheets(
-  db: Db,
-  principal: Principal,
-  ids: readonly number[],
-): Promise<(TimesheetRecord | null)[]> {
+// Site, customer and staff travel with every timesheet read, joined in the same statement.
+function selectTimesheets(db: Db, principal: Principal) {
   const query = db('timesheets as t')
     .join('sites as si', 'si.id', 't.site_id')
     .join('customers as c', 'c.id', 'si.customer_id')
@@ -129,11 +127,49 @@ export async function loadTimesheets(
       'st.email',
       'st.mobile',
       'st.subcontractor_company',
-    )
-    .whereIn('t.timesheet_id', ids as number[]);
-  withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
-  const rows = await selectRows(db, query);
+    );
+  return withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
+}
+
+/** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
+export async function loadTimesheets(
+  db: Db,
+  principal: Principal,
+  ids: readonly number[],
+): Promise<(TimesheetRecord | null)[]> {
+  const rows = await selectRows(db, selectTimesheets(db, principal).whereIn('t.timesheet_id', ids as number[]));
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
+}
+
+/** The list filters, all optional; times are UTC ISO strings as stored. */
+export interface TimesheetFilter {
+  siteId?: number;
+  customerId?: number;
+  employeeId?: number;
+  status?: string;
+  /** Scheduled start at or after. */
+  from?: string;
+  /** Scheduled start before. */
+  to?: string;
+}
+
+/** One keyset page of the key's timesheets, ordered by timesheetId (size + 1 rows at most). */
+export async function timesheetPage(
+  db: Db,
+  principal: Principal,
+  filter: TimesheetFilter,
+  page: KeysetPage,
+): Promise<TimesheetRecord[]> {
+  const query = selectTimesheets(db, principal);
+  if (filter.siteId !== undefined) query.where('t.site_id', filter.siteId);
+  if (filter.customerId !== undefined) query.where('si.customer_id', filter.customerId);
+  if (filter.employeeId !== undefined) query.where('t.employee_id', filter.employeeId);
+  if (filter.status !== undefined) query.where('t.status', filter.status);
+  if (filter.from !== undefined) query.where('t.scheduled_start_time', '>=', filter.from);
+  if (filter.to !== undefined) query.where('t.scheduled_start_time', '<', filter.to);
+  applyKeysetPage(query, 't.timesheet_id', page);
+  const rows = await selectRows(db, query);
+  return rows.map(toTimesheet);
 }
 
 /** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */

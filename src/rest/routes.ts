@@ -6,12 +6,16 @@ import {
   SubscriptionDeliveriesDocument,
   WebhookEventsDocument,
   StaffLicensesDocument,
+  StaffsDocument,
   SubscriberSubscriptionsDocument,
   TimesheetDocument,
+  TimesheetsDocument,
   UpdateSubscriptionDocument,
 } from '../generated/operations.js';
 import type { PageParameters } from './envelope.js';
+import { badInput } from '../shared/errors.js';
 import { positiveInt, readQuery, recordId } from './params.js';
+import { toUtcIso } from '../graphql/types/scalars.js';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -44,6 +48,27 @@ function route<TData, TVariables>(row: Omit<RestRoute<TData>, 'operation'> & { o
 }
 
 /** A GraphQL page cursor becomes a query-string fragment the caller can append verbatim. */
+/** Page size and cursor of a keyset list; paging backwards asks for the last N before the cursor. */
+function pageVariables(q: Map<string, string>): Record<string, unknown> {
+  const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+  const before = q.get('before');
+  return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: pageSize };
+}
+
+/** A date-time filter in the query string, refused by name when it is not ISO 8601 with a zone. */
+function dateTimeParam(q: Map<string, string>, name: string): string | undefined {
+  const value = q.get(name);
+  if (value === undefined) return undefined;
+  const iso = toUtcIso(value);
+  if (iso === null) throw badInput(`${name} must be an ISO 8601 date-time with a time zone`);
+  return iso;
+}
+
+/** An id filter in the query string, refused by name when it is not a positive integer. */
+function idParam(q: Map<string, string>, name: string): number | undefined {
+  return q.has(name) ? positiveInt(q.get(name), name) : undefined;
+}
+
 function pageParameters(pageInfo: {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
@@ -179,5 +204,48 @@ export const routes: RestRoute[] = [
       return { subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') };
     },
     result: (data) => ({ data: data.redeliverWebhook?.delivery }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/timesheets',
+    operation: TimesheetsDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'pageSize', 'after', 'before']);
+      return {
+        siteId: idParam(q, 'siteId'),
+        customerId: idParam(q, 'customerId'),
+        employeeId: idParam(q, 'employeeId'),
+        status: q.get('status'),
+        from: dateTimeParam(q, 'from'),
+        to: dateTimeParam(q, 'to'),
+        ...pageVariables(q),
+      };
+    },
+    result: (data) => ({
+      data: data.timesheets.edges.map((edge) => edge.node),
+      page: pageParameters(data.timesheets.pageInfo),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/staffs',
+    operation: StaffsDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['staffId', 'employeeReferenceNumber', 'email', 'pageSize', 'after', 'before']);
+      return {
+        staffId: q.get('staffId'),
+        employeeReferenceNumber: q.get('employeeReferenceNumber'),
+        email: q.get('email'),
+        ...pageVariables(q),
+      };
+    },
+    result: (data) => ({
+      data: data.staffs.edges.map((edge) => edge.node),
+      page: pageParameters(data.staffs.pageInfo),
+    }),
   }),
 ];

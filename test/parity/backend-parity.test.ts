@@ -71,6 +71,8 @@ const GRAPHQL_QUERIES: [string, 'developer' | 'timesheet', string][] = [
   ['foreign subscriber', 'developer', '{ subscriber(subscriberId: 401) { name } }'],
   ['bad cursor', 'developer', '{ staff(employeeId: 1001) { licenses(first: 2, after: "nope") { edges { cursor } } } }'],
   ['timesheet', 'timesheet', `{ a: timesheet(timesheetId: 9001) { ${TIMESHEET_FIELDS.join(' ')} } b: timesheet(timesheetId: 9101) { ${TIMESHEET_FIELDS.join(' ')} } }`],
+  ['timesheet list', 'timesheet', `{ timesheets(first: 2, filter: { customerId: 10 }) { edges { cursor node { ${TIMESHEET_FIELDS.join(' ')} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`],
+  ['staff list', 'developer', '{ staffs(last: 2, filter: { staffId: "é-1003" }) { edges { cursor node { employeeId staffId firstName lastName email mobile } } pageInfo { hasNextPage endCursor } } }'],
   ['timesheet out of scope', 'timesheet', '{ timesheet(timesheetId: 9004) { timesheetId } }'],
 ];
 
@@ -151,6 +153,22 @@ describe.skipIf(!onPostgres())('SQLite and PostgreSQL give byte-identical respon
     await same('GET', '/api/webhook/subscriptions/2/deliveries', 'developer');
     await same('GET', '/api/webhook/subscriptions/99/deliveries', 'developer');
     await same('GET', '/api/nowhere', 'developer');
+  });
+
+  it('the timesheet and staff lists, pages, filters and failures included', async () => {
+    const first = JSON.parse(await same('GET', '/api/external/timesheets?pageSize=1', 'timesheet'));
+    expect(first.data.length).toBe(1);
+    await same('GET', `/api/external/timesheets?${first.nextPageParameter}`, 'timesheet');
+    await same('GET', '/api/external/timesheets?status=Approved&from=2026-11-30T00:00:00Z&to=2026-12-01T00:00:00Z', 'timesheet');
+    await same('GET', '/api/external/timesheets?customerId=10&employeeId=1003', 'timesheet');
+    await same('GET', '/api/external/timesheets?siteId=200', 'timesheet');
+    await same('GET', '/api/external/timesheets?from=soon', 'timesheet');
+    await same('GET', '/api/external/timesheets', 'developer');
+    const staff = JSON.parse(await same('GET', '/api/external/staffs?pageSize=2', 'developer'));
+    await same('GET', `/api/external/staffs?${staff.nextPageParameter}`, 'developer');
+    await same('GET', '/api/external/staffs?staffId=%C3%A9-1003', 'developer');
+    await same('GET', '/api/external/staffs?email=alex%40example.com', 'developer');
+    await same('GET', '/api/external/staffs', 'timesheet');
   });
 
   it.each(GRAPHQL_QUERIES)('GraphQL: %s', async (_name, key, query) => {

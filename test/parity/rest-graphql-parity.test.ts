@@ -32,6 +32,31 @@ describe('REST and GraphQL return the same data', () => {
     expect(rest.data).toEqual(gql.timesheet);
   });
 
+  it('the timesheet list: every page through nextPageParameter matches first/after, filters included', async () => {
+    const PAGE = `query ($after: String) { timesheets(first: 2, after: $after, filter: { customerId: 10, status: "Pending" }) {
+      edges { node { ${TIMESHEET_FIELDS.join(' ')} } } pageInfo { hasNextPage endCursor } } }`;
+    let restPath = '/api/external/timesheets?pageSize=2&customerId=10&status=Pending';
+    let after: string | undefined;
+    for (let guard = 0; guard < 20; guard++) {
+      const rest = expectEnvelope(await t.request('GET', restPath, { token: timesheetKey }), 200);
+      const gql = expectData(await t.graphql(timesheetKey, PAGE, { after })).timesheets;
+      expect(rest.data).toEqual(gql.edges.map((e: { node: unknown }) => e.node));
+      expect(Boolean(rest.nextPageParameter)).toBe(gql.pageInfo.hasNextPage);
+      if (!rest.nextPageParameter) break;
+      restPath = `/api/external/timesheets?${rest.nextPageParameter}`;
+      after = gql.pageInfo.endCursor;
+    }
+  });
+
+  it('the staff list matches Query.staffs', async () => {
+    const rest = expectEnvelope(await t.request('GET', '/api/external/staffs?pageSize=5', { token: developer }), 200);
+    const gql = expectData(
+      await t.graphql(developer, '{ staffs(first: 5) { edges { node { employeeId staffId firstName lastName employeeReferenceNumber email mobile subcontractorCompany } } } }'),
+    );
+    expect(rest.data).toEqual(gql.staffs.edges.map((e: { node: unknown }) => e.node));
+    expect(rest.data.length).toBeGreaterThan(0);
+  });
+
   describe('license pages', () => {
     const PAGE = `query ($first: Int, $after: String, $last: Int, $before: String, $n: String) {
       staff(employeeId: 1001) {

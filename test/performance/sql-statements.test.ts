@@ -10,6 +10,7 @@ import { expectData, globalId } from '../graphql/helpers.js';
 
 const EXTRA_LICENSES = Array.from({ length: 20 }, (_, i) => 50101 + i); // staff 1001: 45 + 20 = 65
 const EXTRA_TIMESHEETS = Array.from({ length: 20 }, (_, i) => 9101 + i); // site 100, staff 1001
+const LIST_TIMESHEETS = Array.from({ length: 60 }, (_, i) => 9301 + i); // with the above, 60 at site 100
 
 describe('SQL statements per request', () => {
   let t: TestApp;
@@ -41,6 +42,17 @@ describe('SQL statements per request', () => {
         status: 'Pending',
         scheduled_start_time: '2026-11-02T21:00:00.000Z',
       })),
+    );
+    await t.app.db.batchInsert(
+      'timesheets',
+      LIST_TIMESHEETS.map((id) => ({
+        timesheet_id: id,
+        site_id: 100,
+        employee_id: 1001,
+        status: 'Approved',
+        scheduled_start_time: '2026-12-01T08:00:00.000Z',
+      })),
+      50,
     );
     const [{ n }] = (await t.app.db('licenses').where('employee_id', 1001).count({ n: '*' })) as [{ n: number }];
     expect(Number(n), 'staff 1001 needs at least 60 licenses').toBeGreaterThanOrEqual(60);
@@ -130,5 +142,32 @@ describe('SQL statements per request', () => {
     const gql = await count(() => t.graphql(timesheetKey, '{ timesheet(timesheetId: 9002) { timesheetId customerName siteName staffName notes } }'));
     expect(expectData(gql.result).timesheet.timesheetId).toBe(9002);
     expect(gql.statements, gql.statements.join('\n')).toHaveLength(1);
+  });
+
+  it('a 50-timesheet page is at most 2 statements, REST or GraphQL, whatever the filters', async () => {
+    for (const query of [
+      'pageSize=50',
+      'pageSize=50&siteId=100',
+      'pageSize=50&customerId=10',
+      'pageSize=50&employeeId=1001&status=Approved',
+      'pageSize=50&siteId=100&customerId=10&employeeId=1001&status=Approved&from=2026-12-01T00:00:00Z&to=2026-12-02T00:00:00Z',
+    ]) {
+      const rest = await count(() => t.request('GET', `/api/external/timesheets?${query}`, { token: timesheetKey }));
+      const envelope = expectEnvelope(rest.result, 200);
+      expect(envelope.data, query).toHaveLength(50);
+      expect(rest.statements.length, rest.statements.join('\n')).toBeLessThanOrEqual(2);
+      const next = await count(() => t.request('GET', `/api/external/timesheets?${query}&${envelope.nextPageParameter}`, { token: timesheetKey }));
+      expect(expectEnvelope(next.result, 200).data.length, query).toBeGreaterThan(0);
+      expect(next.statements.length, next.statements.join('\n')).toBeLessThanOrEqual(2);
+    }
+    const gql = await count(() =>
+      t.graphql(
+        timesheetKey,
+        `{ timesheets(first: 50, filter: { customerId: 10, status: "Approved" }) {
+            edges { cursor node { id timesheetId customerName siteName staffName email notes } } pageInfo { hasNextPage endCursor } } }`,
+      ),
+    );
+    expect(expectData(gql.result).timesheets.edges).toHaveLength(50);
+    expect(gql.statements.length, gql.statements.join('\n')).toBeLessThanOrEqual(2);
   });
 });

@@ -1,6 +1,6 @@
-import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
 import { licensePage } from '../../repositories/licenses.js';
-import { loadStaff, type StaffRecord } from '../../repositories/staff.js';
+import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../repositories/staff.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { License } from './license.js';
@@ -53,5 +53,43 @@ builder.queryField('staff', (t) =>
     description: 'One employee of the caller’s company (developer keys).',
     args: { employeeId: t.arg.int({ required: true }) },
     resolve: (_root, args) => args.employeeId,
+  }),
+);
+
+export const DEFAULT_STAFF_PAGE_SIZE = 20;
+
+const StaffFilterInput = builder.inputType('StaffFilter', {
+  description: 'Staff list filters; all optional and exact, all given ones must hold.',
+  fields: (t) => ({
+    staffId: t.string({ description: 'The employee with exactly this staff id.' }),
+    employeeReferenceNumber: t.string({ description: 'The employee with exactly this reference number.' }),
+    email: t.string({ description: 'Employees with exactly this email address.' }),
+  }),
+});
+
+const STAFF_FILTER_KEYS = ['staffId', 'employeeReferenceNumber', 'email'] as const;
+
+builder.queryField('staffs', (t) =>
+  t.connection({
+    type: Staff,
+    authScopes: DEVELOPER_ONLY,
+    description:
+      'The employees of the caller’s company ordered by employeeId (developer keys). A cursor keeps the filter and page size it was issued with.',
+    args: { filter: t.arg({ type: StaffFilterInput }) },
+    resolve: (_root, args, context) => {
+      const list = {
+        kind: 'staff',
+        owner: context.principal.companyId,
+        filter: filterText(args.filter, STAFF_FILTER_KEYS),
+        defaultSize: DEFAULT_STAFF_PAGE_SIZE,
+      };
+      return keysetConnection({
+        args,
+        list,
+        codec: context.services.cursors,
+        fetch: (page) => staffPage(context.services.db, context.principal, parseFilterText<StaffFilter>(page.filter), page),
+        keyOf: (row) => row.employeeId,
+      });
+    },
   }),
 );

@@ -1,4 +1,5 @@
-import { loadTimesheets, type TimesheetRecord } from '../../repositories/timesheets.js';
+import { filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
+import { loadTimesheets, timesheetPage, type TimesheetFilter, type TimesheetRecord } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
 import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
 
@@ -67,5 +68,47 @@ builder.queryField('timesheet', (t) =>
     description: 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).',
     args: { timesheetId: t.arg.int({ required: true }) },
     resolve: (_root, args) => args.timesheetId,
+  }),
+);
+
+export const DEFAULT_TIMESHEET_PAGE_SIZE = 20;
+
+const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
+  description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',
+  fields: (t) => ({
+    siteId: t.int({ description: 'Entries of this site.' }),
+    customerId: t.int({ description: 'Entries of this customer’s sites.' }),
+    employeeId: t.int({ description: 'Entries of this employee.' }),
+    status: t.string({ description: 'Entries with exactly this status.' }),
+    from: t.field({ type: 'DateTime', description: 'Entries scheduled to start at or after this time.' }),
+    to: t.field({ type: 'DateTime', description: 'Entries scheduled to start before this time.' }),
+  }),
+});
+
+const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to'] as const;
+
+builder.queryField('timesheets', (t) =>
+  t.connection({
+    type: Timesheet,
+    authScopes: TIMESHEET_ONLY,
+    description:
+      'The timesheet entries the calling key may read (its company, and its customers and sites when it has any), ordered by timesheetId. A cursor keeps the filter and page size it was issued with.',
+    args: { filter: t.arg({ type: TimesheetFilterInput }) },
+    resolve: (_root, args, context) => {
+      const list = {
+        kind: 'timesheet',
+        owner: context.principal.companyId,
+        filter: filterText(args.filter, FILTER_KEYS),
+        defaultSize: DEFAULT_TIMESHEET_PAGE_SIZE,
+      };
+      return keysetConnection({
+        args,
+        list,
+        codec: context.services.cursors,
+        fetch: (page) =>
+          timesheetPage(context.services.db, context.principal, parseFilterText<TimesheetFilter>(page.filter), page),
+        keyOf: (row) => row.timesheetId,
+      });
+    },
   }),
 );

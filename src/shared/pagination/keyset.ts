@@ -71,6 +71,24 @@ export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, cod
   };
 }
 
+/**
+ * A list's filters as a cursor carries them: the given values in the order of `keys`, so the
+ * same filters always sign the same. Filters with no value set count as not passed
+ * (undefined), so a cursor alone pages on with the filters it carries.
+ */
+export function filterText<K extends string>(
+  filter: Partial<Record<K, string | number | null | undefined>> | null | undefined,
+  keys: readonly K[],
+): string | undefined {
+  const given = keys.flatMap((key) => (filter?.[key] != null ? [[key, filter[key]]] : []));
+  return given.length === 0 ? undefined : JSON.stringify(Object.fromEntries(given));
+}
+
+/** The filters a cursor or request carries, as filterText wrote them. */
+export function parseFilterText<T>(text: string | null): Partial<T> {
+  return text === null ? {} : (JSON.parse(text) as Partial<T>);
+}
+
 export interface Connection<T> {
   edges: { cursor: string; node: T }[];
   pageInfo: {

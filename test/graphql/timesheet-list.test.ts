@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectedIds, insertListedTimesheets } from '../support/timesheet-list-rows.js';
+import { errorCodes, expectData, expectFieldError } from './helpers.js';
+
+const LIST = `query ($first: Int, $last: Int, $after: String, $before: String, $filter: TimesheetFilter) {
+  timesheets(first: $first, last: $last, after: $after, before: $before, filter: $filter) {
+    edges { node { timesheetId } }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+  }
+}`;
+
+interface Page {
+  edges: { node: { timesheetId: number } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+describe('Query.timesheets', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await insertListedTimesheets(t.app.db);
+    token = await t.token({ type: 'timesheet', companyId: 1 });
+  });
+  afterAll(() => t.close());
+
+  const page = async (variables: Record<string, unknown>, key = token): Promise<Page> =>
+    expectData(await t.graphql(key, LIST, variables)).timesheets as Page;
+  const idsOf = (p: Page) => p.edges.map((e) => e.node.timesheetId);
+
+  it('walks the filtered list forward and back with cursors alone', async () => {
+    const filter = { customerId: 10, status: 'Pending' };
+    const want = expectedIds((x) => x.customerId === 10 && x.status === 'Pending');
+    const seen: number[] = [];
+    let p = await page({ first: 4, filter });
+    seen.push(...idsOf(p));
+    while (p.pageInfo.hasNextPage) {
+      p = await page({ after: p.pageInfo.endCursor });
+      seen.push(...idsOf(p));
+    }
+    expect(seen).toEqual(want);
+    const back = await page({ before: p.pageInfo.startCursor });
+    expect(idsOf(back)).toEqual(want.slice(-(p.edges.length + 4), -p.edges.length));
+  });
+
+  it('filters by scheduled start with DateTime bounds', async () => {
+    const p = await page({ first: 100, filter: { from: '2026-12-01T10:00:00+00:00', to: '2026-12-01T12:00:00Z' } });
+    expect(idsOf(p)).toEqual(expectedIds((x) => x.start >= '2026-12-01T10:00:00.000Z' && x.start < '2026-12-01T12:00:00.000Z'));
+  });
+
+  it('refuses a cursor given with a different filter', async () => {
+    const p = await page({ first: 2, filter: { siteId: 100 } });
+    const res = await t.graphql(token, LIST, { after: p.pageInfo.endCursor, filter: { siteId: 101 } });
+    expect(errorCodes(res.body)).toContain('BAD_USER_INPUT');
+  });
+
+  it('gives an empty list for another company’s site', async () => {
+    const p = await page({ filter: { siteId: 200 } });
+    expect(p.edges).toEqual([]);
+    expect(p.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('is FORBIDDEN to a developer key', async () => {
+    const developer = await t.token({ type: 'developer', companyId: 1 });
+    expectFieldError(await t.graphql(developer, LIST, {}), 'FORBIDDEN', ['timesheets']);
+  });
+});
