@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { answeredCheck, clientServerErrors, importCheck, liveCheck, lostEvents, lostEventsCheck, requestTotal, resourceChecks, serverErrorCheck, signatureCheck, type Check } from './soak/checks.js';
+import { answeredCheck, clientServerErrors, GROWTH_TOLERANCE, importCheck, liveCheck, lostEvents, lostEventsCheck, requestTotal, resourceChecks, serverErrorCheck, signatureCheck, type Check } from './soak/checks.js';
 import { Credentials } from './soak/credentials.js';
 import { createSoakDatabase, type SoakDatabase } from './soak/database.js';
 import { DataChanger, SOAK_PAIRS, soakSubscribers, subscribersFile, type SoakPair } from './soak/data.js';
@@ -54,6 +54,9 @@ function retrySchedule(totalSeconds: number): string {
 }
 
 /** Several readings a second apart, lowest of each: a GC or a request in flight should not decide the verdict. */
+/** At most this long past the usual end reading for fds and RSS to come back (see settledEndSample). */
+const END_SETTLE_MS = 60_000;
+
 async function settledSample(server: ServerProcess, readings = 5): Promise<ProcessSample> {
   await sleep(3000);
   let low: ProcessSample | null = null;
@@ -64,6 +67,24 @@ async function settledSample(server: ServerProcess, readings = 5): Promise<Proce
   }
   if (!low) throw new Error('no reading');
   return low;
+}
+
+/**
+ * The end reading: settled like the start, then, while fds or RSS are still above the start
+ * reading plus the tolerance, one more sample a second for at most END_SETTLE_MS. V8 gives heap
+ * pages back only after its memory reducer has seen the process idle for a while, so a short run
+ * on a busy machine can end before that; a real leak never comes back, however long this waits.
+ */
+async function settledEndSample(server: ServerProcess, start: ProcessSample): Promise<{ sample: ProcessSample; waitedMs: number }> {
+  let low = await settledSample(server);
+  const started = Date.now();
+  const settled = () => low.fds <= start.fds * (1 + GROWTH_TOLERANCE) && low.rssBytes <= start.rssBytes * (1 + GROWTH_TOLERANCE);
+  while (!settled() && Date.now() - started < END_SETTLE_MS) {
+    await sleep(1000);
+    const s = server.sample();
+    low = { fds: Math.min(low.fds, s.fds), rssBytes: Math.min(low.rssBytes, s.rssBytes) };
+  }
+  return { sample: low, waitedMs: Date.now() - started };
 }
 
 async function main(): Promise<number> {
@@ -218,7 +239,8 @@ async function main(): Promise<number> {
     log('drain: every receiver answers 204 now');
     for (const receiver of Object.values(receivers)) receiver.recover();
     const drainMs = await drain('drain');
-    const end = await settledSample(gateway);
+    const { sample: end, waitedMs } = await settledEndSample(gateway, baseline);
+    if (waitedMs > 0) log(`end reading: waited ${(waitedMs / 1000).toFixed(0)} s more for the process to settle`);
     const metrics = await scrapeMetrics(gateway.baseUrl);
     const snapshot = await outbox.snapshot(book.all.map((s) => s.id));
     const receiverStats = { healthy: receivers.healthy.stats, flaky: receivers.flaky.stats, hanging: receivers.hanging.stats };
