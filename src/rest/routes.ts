@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
+  EventSubscriptionDocument,
   RedeliverDocument,
   SubscriptionDeliveriesDocument,
   WebhookEventsDocument,
@@ -179,5 +180,17 @@ export const routes: RestRoute[] = [
       return { subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') };
     },
     result: (data) => ({ data: data.redeliverWebhook?.delivery }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/webhook/subscriptions/:id',
+    operation: EventSubscriptionDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: recordId(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.eventSubscription }),
   }),
 ];

@@ -154,6 +154,18 @@ describe('REST and GraphQL return the same data', () => {
       expect(list.data).toContainEqual(gqlUpdated);
     });
 
+    it('one subscription by id', async () => {
+      const created = expectEnvelope(
+        await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri: 'https://parity.example.com/one' } }),
+        201,
+      ).data;
+      const rest = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200);
+      const gql = expectData(
+        await t.graphql(developer, `query ($id: Int!) { eventSubscription(subscriptionId: $id) { ${SUBSCRIPTION_SELECTION} } }`, { id: created.id }),
+      );
+      expect(rest.data).toEqual(gql.eventSubscription);
+    });
+
     it('the whole list of a subscriber', async () => {
       for (const uri of ['https://parity.example.com/l1', 'https://parity.example.com/l2']) {
         expectEnvelope(await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri } }), 201);
