@@ -9,6 +9,7 @@ import './types/subscriber.js';
 import './types/nodes.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';
+import './mutations/delete-event-subscription.js';
 import './types/webhook-event.js';
 import './types/delivery.js';
 import './mutations/redeliver.js';

@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
+  DeleteSubscriptionDocument,
   EventSubscriptionDocument,
   RedeliverDocument,
   SubscriptionDeliveriesDocument,
@@ -29,7 +30,7 @@ export interface RestInput {
  * becomes its variables, and how its result becomes the envelope's data.
  */
 export interface RestRoute<TData = unknown> {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   operation: TypedDocumentNode<TData, Record<string, unknown>>;
   successStatus: number;
@@ -192,5 +193,17 @@ export const routes: RestRoute[] = [
       return { subscriptionId: recordId(params.id, 'id') };
     },
     result: (data) => ({ data: data.eventSubscription }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/webhook/subscriptions/:id',
+    operation: DeleteSubscriptionDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: recordId(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.deleteEventSubscription?.eventSubscription }),
   }),
 ];

@@ -119,6 +119,11 @@ describe('GraphQL: GraphiQL, credentials and error codes', () => {
         ['createEventSubscription'],
       ],
       [
+        'deleteEventSubscription',
+        'mutation { deleteEventSubscription(input: { subscriptionId: 1 }) { eventSubscription { id } } }',
+        ['deleteEventSubscription'],
+      ],
+      [
         'updateEventSubscription',
         'mutation { updateEventSubscription(input: { subscriptionId: 1, isActive: false }) { eventSubscription { id } } }',
         ['updateEventSubscription'],

@@ -166,6 +166,30 @@ describe('REST and GraphQL return the same data', () => {
       expect(rest.data).toEqual(gql.eventSubscription);
     });
 
+    it('REST delete returns what GraphQL read just before, and GraphQL delete what REST read', async () => {
+      for (const via of ['rest', 'graphql'] as const) {
+        const created = expectEnvelope(
+          await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri: `https://parity.example.com/del-${via}` } }),
+          201,
+        ).data;
+        const readGql = expectData(
+          await t.graphql(developer, `query ($id: Int!) { eventSubscription(subscriptionId: $id) { ${SUBSCRIPTION_SELECTION} } }`, { id: created.id }),
+        ).eventSubscription;
+        const readRest = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200).data;
+        const deleted =
+          via === 'rest'
+            ? expectEnvelope(await t.request('DELETE', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200).data
+            : expectData(
+                await t.graphql(
+                  developer,
+                  `mutation ($id: Int!) { deleteEventSubscription(input: { subscriptionId: $id }) { eventSubscription { ${SUBSCRIPTION_SELECTION} } } }`,
+                  { id: created.id },
+                ),
+              ).deleteEventSubscription.eventSubscription;
+        expect(deleted).toEqual(via === 'rest' ? readGql : readRest);
+      }
+    });
+
     it('the whole list of a subscriber', async () => {
       for (const uri of ['https://parity.example.com/l1', 'https://parity.example.com/l2']) {
         expectEnvelope(await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri } }), 201);
