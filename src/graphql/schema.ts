@@ -6,6 +6,8 @@ import './types/staff.js';
 import './types/timesheet.js';
 import './types/event-subscription.js';
 import './types/subscriber.js';
+import './types/customer.js';
+import './types/site.js';
 import './types/nodes.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';

@@ -2,6 +2,8 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
+  CustomersDocument,
+  SitesDocument,
   DeleteSubscriptionDocument,
   EventSubscriptionDocument,
   RedeliverDocument,
@@ -205,5 +207,38 @@ export const routes: RestRoute[] = [
       return { subscriptionId: recordId(params.id, 'id') };
     },
     result: (data) => ({ data: data.deleteEventSubscription?.eventSubscription }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/customers',
+    operation: CustomersDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: pageSize };
+    },
+    result: (data) => ({ data: data.customers.edges.map((edge) => edge.node), page: pageParameters(data.customers.pageInfo) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/sites',
+    operation: SitesDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['customerId', 'pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return {
+        customerId: q.has('customerId') ? positiveInt(q.get('customerId'), 'customerId') : undefined,
+        after: q.get('after'),
+        before,
+        [before !== undefined ? 'last' : 'first']: pageSize,
+      };
+    },
+    result: (data) => ({ data: data.sites.edges.map((edge) => edge.node), page: pageParameters(data.sites.pageInfo) }),
   }),
 ];

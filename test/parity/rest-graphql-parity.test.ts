@@ -200,4 +200,25 @@ describe('REST and GraphQL return the same data', () => {
       expect(rest.data).toEqual(gql.subscriber.subscriptions.edges.map((e: { node: unknown }) => e.node));
     });
   });
+
+  describe('customers and sites', () => {
+    it('a customer page and a filtered site page, and the pages their cursors reach', async () => {
+      const customers = expectEnvelope(await t.request('GET', '/api/external/customers?pageSize=1', { token: developer }), 200);
+      const gqlCustomers = expectData(await t.graphql(developer, '{ customers(first: 1) { edges { node { customerApiId customerName } } } }'));
+      expect(customers.data).toEqual(gqlCustomers.customers.edges.map((e: { node: unknown }) => e.node));
+      const next = expectEnvelope(await t.request('GET', `/api/external/customers?${customers.nextPageParameter}`, { token: developer }), 200);
+      const after = customers.nextPageParameter!.slice('after='.length);
+      const gqlNext = expectData(await t.graphql(developer, 'query ($a: String) { customers(after: $a) { edges { node { customerApiId customerName } } } }', { a: after }));
+      expect(next.data).toEqual(gqlNext.customers.edges.map((e: { node: unknown }) => e.node));
+
+      for (const key of [developer, timesheetKey]) {
+        const sites = expectEnvelope(await t.request('GET', '/api/external/sites?customerId=10', { token: key }), 200);
+        const gqlSites = expectData(
+          await t.graphql(key, '{ sites(customerId: 10) { edges { node { siteApiId siteName customerApiId customerName } } } }'),
+        );
+        expect(sites.data.length).toBeGreaterThan(0);
+        expect(sites.data).toEqual(gqlSites.sites.edges.map((e: { node: unknown }) => e.node));
+      }
+    });
+  });
 });
