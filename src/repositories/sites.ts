@@ -46,3 +46,23 @@ export async function sitePage(db: Db, principal: Principal, page: KeysetPage): 
   applyKeysetPage(query, 's.id', page);
   return (await selectRows(db, query)).map(toSite);
 }
+
+/**
+ * The first `size + 1` sites (by id) of each of these customers within the key's scope, in one
+ * statement: a customer list asking for each customer's first sites costs one query, not one per
+ * customer.
+ */
+export async function firstSitesOfCustomers(
+  db: Db,
+  principal: Principal,
+  customerIds: readonly number[],
+  size: number,
+): Promise<Map<number, SiteRecord[]>> {
+  const ranked = selectSites(db, principal)
+    .whereIn('s.customer_id', customerIds as number[])
+    .select(db.raw('row_number() over (partition by s.customer_id order by s.id) as rn'));
+  const query = db.from(ranked.as('ranked')).select('id', 'name', 'customer_id', 'customer_name').where('rn', '<=', size + 1).orderBy('id');
+  const byCustomer = new Map<number, SiteRecord[]>(customerIds.map((id) => [id, []]));
+  for (const site of (await selectRows(db, query)).map(toSite)) byCustomer.get(site.customerApiId)?.push(site);
+  return byCustomer;
+}

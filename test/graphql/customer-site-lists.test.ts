@@ -41,6 +41,19 @@ describe('GraphQL: customers and sites', () => {
     }
   });
 
+  it('pages a customer’s sites on from the batched first page', async () => {
+    const first = expectData(
+      await t.graphql(developer, '{ node(id: "' + encodeGlobalID('Customer', 30) + '") { ... on Customer { sites(first: 6) { edges { node { siteApiId } } pageInfo { endCursor hasNextPage } } } } }'),
+    ).node.sites;
+    expect(first.edges.map((e: { node: { siteApiId: number } }) => e.node.siteApiId)).toEqual([3050, 3051, 3052, 3053, 3054, 3055]);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const rest = expectData(
+      await t.graphql(developer, `{ node(id: "${encodeGlobalID('Customer', 30)}") { ... on Customer { sites(after: "${first.pageInfo.endCursor}") { edges { node { siteApiId } } pageInfo { hasNextPage hasPreviousPage } } } } }`),
+    ).node.sites;
+    expect(rest.edges.map((e: { node: { siteApiId: number } }) => e.node.siteApiId)).toEqual([3056, 3057, 3058, 3059]);
+    expect(rest.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
+  });
+
   it('pages sites forward and back, filtered by customerId', async () => {
     const first = expectData(
       await t.graphql(developer, '{ sites(customerId: 30, first: 4) { edges { node { siteApiId } } pageInfo { endCursor hasNextPage hasPreviousPage } } }'),

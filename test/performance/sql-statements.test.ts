@@ -147,4 +147,18 @@ describe('SQL statements per request', () => {
       }
     }
   });
+
+  it('GraphQL: customers with their first sites is one statement per level, not one per customer', async () => {
+    await t.app.db('customers').insert(Array.from({ length: 10 }, (_, i) => ({ id: 600 + i, company_id: 1, name: `Nested customer ${i}` })));
+    await t.app.db('sites').insert(Array.from({ length: 100 }, (_, i) => ({ id: 6000 + i, customer_id: 600 + (i % 10), name: `Nested site ${i}` })));
+    for (const token of [developer, timesheetKey]) {
+      const { result, statements } = await count(() =>
+        t.graphql(token, '{ customers(first: 10) { edges { node { customerApiId sites(first: 10) { edges { node { siteApiId } } pageInfo { hasNextPage } } } } } }'),
+      );
+      const customers = expectData(result).customers.edges.map((e: { node: { sites: { edges: unknown[] } } }) => e.node);
+      expect(customers).toHaveLength(10);
+      expect(customers.every((c: { sites: { edges: unknown[] } }) => c.sites.edges.length > 0)).toBe(true);
+      expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
+    }
+  });
 });
