@@ -117,6 +117,7 @@ export function demoDataSet() {
     customers: [
       { id: 10, companyId: 1, name: 'Harbour Mall' },
       { id: 11, companyId: 1, name: 'City Arena' },
+      ...MORE_CUSTOMERS.map(([id, name]) => ({ id, companyId: 1, name })),
       { id: 20, companyId: 2, name: 'Bayside Plaza' },
     ],
     sites: [
@@ -124,6 +125,10 @@ export function demoDataSet() {
       { id: 101, customerId: 10, name: 'Harbour Mall — Car Park' },
       { id: 110, customerId: 11, name: 'City Arena — Main Entrance' },
       { id: 200, customerId: 20, name: 'Bayside Plaza — Lobby' },
+      // Five sites each, so company 1's site list runs past one default page of 20.
+      ...MORE_CUSTOMERS.flatMap(([customerId, name]) =>
+        SITE_NAMES.map((site, i) => ({ id: customerId * 10 + i, customerId, name: `${name} — ${site}` })),
+      ),
     ],
     staff,
     licenses,
@@ -153,6 +158,15 @@ export function demoDataSet() {
     ],
   };
 }
+
+/** Further customers of company 1 (ids 12–15), each with the sites below (ids 120–124, …). */
+const MORE_CUSTOMERS: readonly (readonly [number, string])[] = [
+  [12, 'Northshore Hospital'],
+  [13, 'Westgate Logistics Depot'],
+  [14, 'Riverside University'],
+  [15, 'Eastern Markets'],
+];
+const SITE_NAMES = ['Main Entrance', 'Loading Dock', 'Car Park', 'Control Room', 'Perimeter'];
 
 /** Loads the demo data set and the demo keys (company 1) into an empty database. */
 export async function loadDemoData(db: Db): Promise<void> {

@@ -1,6 +1,6 @@
 import { badInput } from '../shared/errors.js';
 
-const NODE_TYPES = new Set(['License', 'Staff', 'Timesheet', 'EventSubscription', 'Subscriber']);
+const NODE_TYPES = new Set(['License', 'Staff', 'Timesheet', 'EventSubscription', 'Subscriber', 'Customer', 'Site']);
 
 /** Global ids are base64("Type:id"); anything else is the caller's mistake, not a server error. */
 export function encodeGlobalId(typename: string, id: bigint | number | string): string {

@@ -39,6 +39,7 @@ function selectSubscriptions(db: Queryable, principal: Principal) {
     db('subscriptions as su')
       .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
       .join('event_filters as f', 'f.id', 'su.event_filter_id')
+      .whereNull('su.deleted_at')
       .select('su.*', 'sb.company_id', 'f.event', 'f.event_type'),
     'sb.company_id',
     principal,
@@ -99,6 +100,15 @@ export async function updateSubscriptionRow(
 }
 
 /**
+ * Marks a subscription deleted, unless it already is; false when there was nothing to delete.
+ * The row stays so its delivery log keeps referring to it.
+ */
+export async function markSubscriptionDeleted(trx: Tx, id: number, now: string): Promise<boolean> {
+  const updated = await trx('subscriptions').where({ id }).whereNull('deleted_at').update({ deleted_at: now, is_active: false });
+  return updated > 0;
+}
+
+/**
  * Subscriptions an event reaches: active, bound to this event/eventType pair, and owned by a
  * subscriber of the company that owns the record, so another company never sees it.
  */
@@ -113,6 +123,7 @@ export async function activeSubscriptionIdsFor(
     .where('f.event', match.event)
     .where('f.event_type', match.eventType)
     .where('su.is_active', true)
+    .whereNull('su.deleted_at')
     .select('su.id')) as { id: number }[];
   return rows.map((row) => Number(row.id));
 }

@@ -2,7 +2,7 @@ import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 export interface DeliveryRecord {
   deliveryId: number;
@@ -231,4 +231,14 @@ export async function settleDelivery(
     .where({ id, lease_owner: leaseOwner })
     .update({ ...settled, lease_owner: null, lease_expires_at: null });
   return updated > 0;
+}
+
+/**
+ * Cancels a subscription's pending deliveries, leased ones too: clearing the lease makes the
+ * dispatcher's settle of an attempt already under way a no-op, so nothing is retried.
+ */
+export async function cancelPendingDeliveries(trx: Queryable, subscriptionId: number, now: string): Promise<number> {
+  return trx('webhook_deliveries')
+    .where({ subscription_id: subscriptionId, state: 'pending' })
+    .update({ state: 'cancelled', next_attempt_at: null, completed_at: now, lease_owner: null, lease_expires_at: null });
 }

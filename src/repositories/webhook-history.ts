@@ -21,7 +21,7 @@ export interface PruneOptions {
 }
 
 /**
- * Deletes webhook history older than `retentionDays`: delivered and failed deliveries that
+ * Deletes webhook history older than `retentionDays`: delivered, failed and cancelled deliveries that
  * finished before the cut-off, with their attempts, then events older than it that have no
  * delivery left. Pending deliveries, and so their events, are never touched. Works in small
  * batches, each its own transaction, yielding to the event loop between them.
@@ -38,7 +38,7 @@ export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: numb
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
 
-  for (const state of ['delivered', 'failed'] as const) {
+  for (const state of ['delivered', 'failed', 'cancelled'] as const) {
     for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
       const ids = (await db('webhook_deliveries')
         .where('state', state)

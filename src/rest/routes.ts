@@ -2,6 +2,10 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
+  CustomersDocument,
+  SitesDocument,
+  DeleteSubscriptionDocument,
+  EventSubscriptionDocument,
   RedeliverDocument,
   SubscriptionDeliveriesDocument,
   WebhookEventsDocument,
@@ -32,7 +36,7 @@ export interface RestInput {
  * becomes its variables, and how its result becomes the envelope's data.
  */
 export interface RestRoute<TData = unknown> {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   operation: TypedDocumentNode<TData, Record<string, unknown>>;
   successStatus: number;
@@ -247,5 +251,62 @@ export const routes: RestRoute[] = [
       data: data.staffs.edges.map((edge) => edge.node),
       page: pageParameters(data.staffs.pageInfo),
     }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/webhook/subscriptions/:id',
+    operation: EventSubscriptionDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: recordId(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.eventSubscription }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/webhook/subscriptions/:id',
+    operation: DeleteSubscriptionDocument,
+    successStatus: 200,
+    body: 'none',
+    variables: ({ params, query }) => {
+      readQuery(query, []);
+      return { subscriptionId: recordId(params.id, 'id') };
+    },
+    result: (data) => ({ data: data.deleteEventSubscription?.eventSubscription }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/customers',
+    operation: CustomersDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: pageSize };
+    },
+    result: (data) => ({ data: data.customers.edges.map((edge) => edge.node), page: pageParameters(data.customers.pageInfo) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/external/sites',
+    operation: SitesDocument,
+    successStatus: 200,
+    body: 'cursor',
+    variables: ({ query }) => {
+      const q = readQuery(query, ['customerId', 'pageSize', 'after', 'before']);
+      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+      const before = q.get('before');
+      return {
+        customerId: q.has('customerId') ? positiveInt(q.get('customerId'), 'customerId') : undefined,
+        after: q.get('after'),
+        before,
+        [before !== undefined ? 'last' : 'first']: pageSize,
+      };
+    },
+    result: (data) => ({ data: data.sites.edges.map((edge) => edge.node), page: pageParameters(data.sites.pageInfo) }),
   }),
 ];

@@ -112,10 +112,16 @@ describe('GraphQL: GraphiQL, credentials and error codes', () => {
     it.each([
       ['staff', STAFF_QUERY, ['staff']],
       ['subscriber', '{ subscriber(subscriberId: 301) { subscriberId } }', ['subscriber']],
+      ['eventSubscription', '{ eventSubscription(subscriptionId: 1) { subscriptionId } }', ['eventSubscription']],
       [
         'createEventSubscription',
         'mutation { createEventSubscription(input: { subscriberId: 301, uri: "https://forbidden.example.com/" }) { eventSubscription { id } } }',
         ['createEventSubscription'],
+      ],
+      [
+        'deleteEventSubscription',
+        'mutation { deleteEventSubscription(input: { subscriptionId: 1 }) { eventSubscription { id } } }',
+        ['deleteEventSubscription'],
       ],
       [
         'updateEventSubscription',

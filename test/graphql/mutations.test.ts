@@ -202,4 +202,21 @@ describe('GraphQL: createEventSubscription and updateEventSubscription', () => {
       });
     });
   });
+
+  describe('delete', () => {
+    const DELETE = `mutation ($input: DeleteEventSubscriptionInput!) {
+  deleteEventSubscription(input: $input) { eventSubscription { gid: id subscriberId ${SUBSCRIPTION_SELECTION} } }
+}`;
+
+    it('returns the deleted subscription; then node, the subscriber’s list and a second delete no longer find it', async () => {
+      const created = expectData(await create({ subscriberId: 301, uri: 'https://deleted.example.com/' })).createEventSubscription.eventSubscription;
+      const deleted = expectData(await t.graphql(token, DELETE, { input: { subscriptionId: created.id } }));
+      expect(deleted.deleteEventSubscription.eventSubscription).toEqual(created);
+      expectFieldError(await t.graphql(token, `{ node(id: "${created.gid}") { id } }`), 'NOT_FOUND', ['node']);
+      const list = expectData(await t.graphql(token, '{ subscriber(subscriberId: 301) { subscriptions { edges { node { subscriptionId } } } } }'));
+      expect(list.subscriber.subscriptions.edges.map((e: { node: { subscriptionId: number } }) => e.node.subscriptionId)).not.toContain(created.id);
+      const again = expectFieldError(await t.graphql(token, DELETE, { input: { subscriptionId: created.id } }), 'NOT_FOUND', ['deleteEventSubscription']);
+      expect(again.deleteEventSubscription).toBeNull();
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { SEEDED_TIMESHEET_9001, TIMESHEET_FIELDS } from '../support/contract-fields.js';
-import { expectData } from './helpers.js';
+import { expectData, expectFieldError } from './helpers.js';
 
 // The direct fields return the seeded records with the values REST returns.
 
@@ -97,5 +97,23 @@ describe('GraphQL: timesheet, staff and subscriber records', () => {
     }
     const res = await t.graphql(developer, '{ subscriber(subscriberId: 302) { subscriptions(first: 1, after: "nope") { edges { cursor } } } }');
     expect(res.body.errors?.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['BAD_CURSOR']);
+  });
+
+  it('eventSubscription(subscriptionId) returns one of the company’s subscriptions, and NOT_FOUND otherwise', async () => {
+    const created = expectData(
+      await t.graphql(
+        developer,
+        'mutation ($input: CreateEventSubscriptionInput!) { createEventSubscription(input: $input) { eventSubscription { subscriptionId uri } } }',
+        { input: { subscriberId: 301, uri: 'https://one.example.com/' } },
+      ),
+    ).createEventSubscription.eventSubscription;
+    const data = expectData(
+      await t.graphql(developer, `{ eventSubscription(subscriptionId: ${created.subscriptionId}) { subscriptionId uri subscriberId } }`),
+    );
+    expect(data.eventSubscription).toEqual({ ...created, subscriberId: 301 });
+    const missing = expectFieldError(await t.graphql(developer, '{ eventSubscription(subscriptionId: 999999) { subscriptionId } }'), 'NOT_FOUND', [
+      'eventSubscription',
+    ]);
+    expect(missing.eventSubscription).toBeNull();
   });
 });

@@ -179,6 +179,42 @@ describe('REST and GraphQL return the same data', () => {
       expect(list.data).toContainEqual(gqlUpdated);
     });
 
+    it('one subscription by id', async () => {
+      const created = expectEnvelope(
+        await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri: 'https://parity.example.com/one' } }),
+        201,
+      ).data;
+      const rest = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200);
+      const gql = expectData(
+        await t.graphql(developer, `query ($id: Int!) { eventSubscription(subscriptionId: $id) { ${SUBSCRIPTION_SELECTION} } }`, { id: created.id }),
+      );
+      expect(rest.data).toEqual(gql.eventSubscription);
+    });
+
+    it('REST delete returns what GraphQL read just before, and GraphQL delete what REST read', async () => {
+      for (const via of ['rest', 'graphql'] as const) {
+        const created = expectEnvelope(
+          await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri: `https://parity.example.com/del-${via}` } }),
+          201,
+        ).data;
+        const readGql = expectData(
+          await t.graphql(developer, `query ($id: Int!) { eventSubscription(subscriptionId: $id) { ${SUBSCRIPTION_SELECTION} } }`, { id: created.id }),
+        ).eventSubscription;
+        const readRest = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200).data;
+        const deleted =
+          via === 'rest'
+            ? expectEnvelope(await t.request('DELETE', `/api/webhook/subscriptions/${created.id}`, { token: developer }), 200).data
+            : expectData(
+                await t.graphql(
+                  developer,
+                  `mutation ($id: Int!) { deleteEventSubscription(input: { subscriptionId: $id }) { eventSubscription { ${SUBSCRIPTION_SELECTION} } } }`,
+                  { id: created.id },
+                ),
+              ).deleteEventSubscription.eventSubscription;
+        expect(deleted).toEqual(via === 'rest' ? readGql : readRest);
+      }
+    });
+
     it('the whole list of a subscriber', async () => {
       for (const uri of ['https://parity.example.com/l1', 'https://parity.example.com/l2']) {
         expectEnvelope(await t.request('POST', '/api/webhook/subscriptions', { token: developer, body: { subscriberId: 301, uri } }), 201);
@@ -187,6 +223,27 @@ describe('REST and GraphQL return the same data', () => {
       const gql = expectData(await t.graphql(developer, SUBSCRIBER_LIST, { s: 301 }));
       expect(rest.data.length).toBeGreaterThanOrEqual(2);
       expect(rest.data).toEqual(gql.subscriber.subscriptions.edges.map((e: { node: unknown }) => e.node));
+    });
+  });
+
+  describe('customers and sites', () => {
+    it('a customer page and a filtered site page, and the pages their cursors reach', async () => {
+      const customers = expectEnvelope(await t.request('GET', '/api/external/customers?pageSize=1', { token: developer }), 200);
+      const gqlCustomers = expectData(await t.graphql(developer, '{ customers(first: 1) { edges { node { customerApiId customerName } } } }'));
+      expect(customers.data).toEqual(gqlCustomers.customers.edges.map((e: { node: unknown }) => e.node));
+      const next = expectEnvelope(await t.request('GET', `/api/external/customers?${customers.nextPageParameter}`, { token: developer }), 200);
+      const after = customers.nextPageParameter!.slice('after='.length);
+      const gqlNext = expectData(await t.graphql(developer, 'query ($a: String) { customers(after: $a) { edges { node { customerApiId customerName } } } }', { a: after }));
+      expect(next.data).toEqual(gqlNext.customers.edges.map((e: { node: unknown }) => e.node));
+
+      for (const key of [developer, timesheetKey]) {
+        const sites = expectEnvelope(await t.request('GET', '/api/external/sites?customerId=10', { token: key }), 200);
+        const gqlSites = expectData(
+          await t.graphql(key, '{ sites(customerId: 10) { edges { node { siteApiId siteName customerApiId customerName } } } }'),
+        );
+        expect(sites.data.length).toBeGreaterThan(0);
+        expect(sites.data).toEqual(gqlSites.sites.edges.map((e: { node: unknown }) => e.node));
+      }
     });
   });
 });

@@ -170,4 +170,34 @@ describe('SQL statements per request', () => {
     expect(expectData(gql.result).timesheets.edges).toHaveLength(50);
     expect(gql.statements.length, gql.statements.join('\n')).toBeLessThanOrEqual(2);
   });
+
+  it('REST: a customer page and a site page are at most 2 statements each, with a cursor too', async () => {
+    await t.app.db('customers').insert(Array.from({ length: 30 }, (_, i) => ({ id: 500 + i, company_id: 1, name: `Perf customer ${i}` })));
+    await t.app.db('sites').insert(Array.from({ length: 60 }, (_, i) => ({ id: 5000 + i, customer_id: 500 + (i % 30), name: `Perf site ${i}` })));
+    for (const path of ['/api/external/customers?pageSize=25', '/api/external/sites?pageSize=50', '/api/external/sites?customerId=500']) {
+      const first = await count(() => t.request('GET', path, { token: developer }));
+      const envelope = expectEnvelope(first.result, 200);
+      expect(envelope.count).toBeGreaterThan(0);
+      expect(first.statements.length, first.statements.join('\n')).toBeLessThanOrEqual(2);
+      if (envelope.nextPageParameter) {
+        const next = await count(() => t.request('GET', `${path.split('?')[0]}?${envelope.nextPageParameter}`, { token: timesheetKey }));
+        expect(expectEnvelope(next.result, 200).count).toBeGreaterThan(0);
+        expect(next.statements.length, next.statements.join('\n')).toBeLessThanOrEqual(2);
+      }
+    }
+  });
+
+  it('GraphQL: customers with their first sites is one statement per level, not one per customer', async () => {
+    await t.app.db('customers').insert(Array.from({ length: 10 }, (_, i) => ({ id: 600 + i, company_id: 1, name: `Nested customer ${i}` })));
+    await t.app.db('sites').insert(Array.from({ length: 100 }, (_, i) => ({ id: 6000 + i, customer_id: 600 + (i % 10), name: `Nested site ${i}` })));
+    for (const token of [developer, timesheetKey]) {
+      const { result, statements } = await count(() =>
+        t.graphql(token, '{ customers(first: 10) { edges { node { customerApiId sites(first: 10) { edges { node { siteApiId } } pageInfo { hasNextPage } } } } } }'),
+      );
+      const customers = expectData(result).customers.edges.map((e: { node: { sites: { edges: unknown[] } } }) => e.node);
+      expect(customers).toHaveLength(10);
+      expect(customers.every((c: { sites: { edges: unknown[] } }) => c.sites.edges.length > 0)).toBe(true);
+      expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
+    }
+  });
 });

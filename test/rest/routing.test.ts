@@ -33,9 +33,8 @@ describe('REST routing: every answer is an envelope', () => {
   it.each([
     ['GET', '/api/webhook/subscriptions', 'POST'],
     ['DELETE', '/api/webhook/subscriptions', 'POST'],
-    ['GET', '/api/webhook/subscriptions/1', 'PUT'],
-    ['DELETE', '/api/webhook/subscriptions/1', 'PUT'],
-    ['PATCH', '/api/webhook/subscriptions/1', 'PUT'],
+    ['PATCH', '/api/webhook/subscriptions/1', 'PUT, GET, DELETE'],
+    ['POST', '/api/webhook/subscriptions/1', 'PUT, GET, DELETE'],
     ['POST', '/api/external/staffs/1001/licenses', 'GET'],
     ['PUT', '/api/external/timesheets/9001', 'GET'],
     ['DELETE', '/api/webhook/subscribers/301/subscriptions', 'GET'],

@@ -355,6 +355,106 @@ describe('webhook subscriptions', () => {
     }
   });
 
+  describe('GET /api/webhook/subscriptions/{id}', () => {
+    const getOne = (id: number | string, as = token) => t.request('GET', `/api/webhook/subscriptions/${id}`, { token: as });
+
+    it('returns the subscription as the create and update responses do', async () => {
+      const created = await create({ subscriberId: 301, uri: freshUri() });
+      const env = expectEnvelope(await getOne(created.id), 200);
+      expect(env.data).toEqual(created);
+      clock += 1_000;
+      const paused = expectEnvelope(await put(created.id, { isActive: false }), 200).data;
+      expect(expectEnvelope(await getOne(created.id), 200).data).toEqual(paused);
+    });
+
+    it('answers an unknown subscription and another company’s with the same 404', async () => {
+      const [foreignId] = await t.app
+        .db('subscriptions')
+        .insert({
+          subscriber_id: 401,
+          event_filter_id: 4011,
+          uri: 'https://other.example.com/hook',
+          is_active: true,
+          created_date_time: '2026-01-01T00:00:00.000Z',
+          modified_date_time: '2026-01-01T00:00:00.000Z',
+        })
+        .returning('id');
+      const id = Number(typeof foreignId === 'object' ? (foreignId as { id: number }).id : foreignId);
+      try {
+        const foreign = await getOne(id);
+        const unknown = await getOne(999999);
+        expectFailure(foreign, 404);
+        expectFailure(unknown, 404);
+        expect(foreign.body.status.errorMessage.replace(String(id), 'N')).toBe(unknown.body.status.errorMessage.replace('999999', 'N'));
+      } finally {
+        await t.app.db('subscriptions').where({ id }).delete();
+      }
+    });
+
+    it.each(['0', '-1', 'abc', '1.5'])('refuses subscription id %j with 400', async (id) => {
+      expectFailure(await getOne(id), 400);
+    });
+
+    it('refuses unknown query parameters and a body with 400', async () => {
+      const created = await create({ subscriberId: 301, uri: freshUri() });
+      expectFailure(await t.request('GET', `/api/webhook/subscriptions/${created.id}?x=1`, { token }), 400);
+    });
+
+    it('refuses a timesheet key with 403', async () => {
+      const created = await create({ subscriberId: 301, uri: freshUri() });
+      expectFailure(await getOne(created.id, timesheetToken), 403);
+    });
+  });
+
+  describe('DELETE /api/webhook/subscriptions/{id}', () => {
+    const del = (id: number | string, as = token) => t.request('DELETE', `/api/webhook/subscriptions/${id}`, { token: as });
+
+    it('answers 200 with the deleted subscription; afterwards it is gone everywhere and a second DELETE is 404', async () => {
+      const created = await create({ subscriberId: 301, uri: freshUri() });
+      const env = expectEnvelope(await del(created.id), 200);
+      expect(env.data).toEqual(created);
+      expectFailure(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token }), 404);
+      const listed = expectEnvelope(await list(301), 200).data.map((s: { id: number }) => s.id);
+      expect(listed).not.toContain(created.id);
+      expectFailure(await withoutWrites(t, () => put(created.id, { isActive: true })), 404);
+      expectFailure(await withoutWrites(t, () => del(created.id)), 404);
+      // The row stays, marked, so its delivery log still refers to a subscription.
+      const row = await t.app.db('subscriptions').where({ id: created.id }).first();
+      expect(row.deleted_at).not.toBeNull();
+    });
+
+    it('answers an unknown subscription and another company’s with 404 and leaves it alone', async () => {
+      const [foreignId] = await t.app
+        .db('subscriptions')
+        .insert({
+          subscriber_id: 401,
+          event_filter_id: 4011,
+          uri: 'https://other.example.com/hook',
+          is_active: true,
+          created_date_time: '2026-01-01T00:00:00.000Z',
+          modified_date_time: '2026-01-01T00:00:00.000Z',
+        })
+        .returning('id');
+      const id = Number(typeof foreignId === 'object' ? (foreignId as { id: number }).id : foreignId);
+      try {
+        expectFailure(await withoutWrites(t, () => del(id)), 404);
+        expectFailure(await withoutWrites(t, () => del(999999)), 404);
+      } finally {
+        await t.app.db('subscriptions').where({ id }).delete();
+      }
+    });
+
+    it.each(['0', '-1', 'abc', '1.5'])('refuses subscription id %j with 400', async (id) => {
+      expectFailure(await withoutWrites(t, () => del(id)), 400);
+    });
+
+    it('refuses a timesheet key with 403 and deletes nothing', async () => {
+      const created = await create({ subscriberId: 301, uri: freshUri() });
+      expectFailure(await withoutWrites(t, () => del(created.id, timesheetToken)), 403);
+      expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${created.id}`, { token }), 200);
+    });
+  });
+
   describe('GET /api/webhook/subscribers/{subscriberId}/subscriptions', () => {
     it('returns every subscription of the subscriber, paused ones too', async () => {
       for (let i = 0; i < 25; i++) await create({ subscriberId: 302, uri: freshUri(), webhookSubscriberEventFilterId: 3022 });

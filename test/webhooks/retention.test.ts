@@ -46,7 +46,7 @@ describe('webhook history retention', () => {
   }
 
   /** Moves a delivery to `state`, finished `ageDays` ago, after `attempts` attempts. */
-  async function finish(deliveryId: number, state: 'delivered' | 'failed' | 'pending', ageDays: number, attempts: number) {
+  async function finish(deliveryId: number, state: 'delivered' | 'failed' | 'cancelled' | 'pending', ageDays: number, attempts: number) {
     const at = iso(clock - ageDays * DAY);
     await db()('webhook_deliveries')
       .where({ id: deliveryId })
@@ -96,6 +96,17 @@ describe('webhook history retention', () => {
     expect(await t.app.webhooks.retention.runOnce()).toMatchObject({ deliveries: 1, attempts: 1, events: 1 });
     expect(await exists('webhook_events', recent.eventId)).toBe(false);
     expect(await exists('webhook_deliveries', pending.deliveryId)).toBe(true);
+  });
+
+  it('prunes cancelled deliveries like failed ones', async () => {
+    const cancelled = await event(40);
+    await finish(cancelled.deliveryId!, 'cancelled', 31, 0);
+    const recent = await event(40);
+    await finish(recent.deliveryId!, 'cancelled', 29, 0);
+    await t.app.webhooks.retention.runOnce();
+    expect(await exists('webhook_deliveries', cancelled.deliveryId)).toBe(false);
+    expect(await exists('webhook_events', cancelled.eventId)).toBe(false);
+    expect(await exists('webhook_deliveries', recent.deliveryId)).toBe(true);
   });
 
   it('works in small batches, each its own statement, yielding to the event loop between them', async () => {

@@ -9,8 +9,9 @@ import type { GraphQLContext } from '../context.js';
  */
 export const DEVELOPER_ONLY = { developer: true } as const;
 export const TIMESHEET_ONLY = { timesheet: true } as const;
+export const ANY_KEY = { developer: true, timesheet: true } as const;
 
-type Scope = typeof DEVELOPER_ONLY | typeof TIMESHEET_ONLY;
+type Scope = typeof DEVELOPER_ONLY | typeof TIMESHEET_ONLY | typeof ANY_KEY;
 
 function mayRead(principal: Principal, scope: Scope): boolean {
   return (scope as Partial<Record<KeyType, true>>)[principal.keyType] === true;

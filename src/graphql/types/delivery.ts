@@ -26,7 +26,7 @@ export const Delivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').imp
     event: t.exposeString('event'),
     eventType: t.exposeString('eventType'),
     // A plain string, like the contract's other state fields (status, isActive …).
-    state: t.string({ description: 'pending, delivered or failed.', resolve: (d) => d.state }),
+    state: t.string({ description: 'pending, delivered, failed, or cancelled (its subscription was deleted).', resolve: (d) => d.state }),
     attemptCount: t.exposeInt('attemptCount', { description: 'Attempts since the delivery was (re)queued.' }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
     createdDateTime: t.expose('createdDateTime', { type: 'DateTime' }),

@@ -21,3 +21,14 @@ export const EventSubscription = builder.loadableNode('EventSubscription', {
     modifiedDateTime: t.expose('modifiedDateTime', { type: 'DateTime' }),
   }),
 });
+
+builder.queryField('eventSubscription', (t) =>
+  t.field({
+    type: EventSubscription,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description: 'One subscription of the calling key’s company (developer keys).',
+    args: { subscriptionId: t.arg.int({ required: true }) },
+    resolve: (_root, args) => args.subscriptionId,
+  }),
+);

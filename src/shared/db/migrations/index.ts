@@ -6,6 +6,7 @@ import * as repeatableUris from './004_repeatable_uris.js';
 import * as deliveryRetention from './005_delivery_retention.js';
 import * as liveEventOrder from './006_live_event_order.js';
 import * as idempotencyKeys from './007_idempotency_keys.js';
+import * as customerSiteLists from './008_customer_site_lists.js';
 import * as timesheetLists from './009_timesheet_lists.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '005_delivery_retention': deliveryRetention,
   '006_live_event_order': liveEventOrder,
   '007_idempotency_keys': idempotencyKeys,
+  '008_customer_site_lists': customerSiteLists,
   '009_timesheet_lists': timesheetLists,
 };
 

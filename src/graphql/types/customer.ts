@@ -1,0 +1,34 @@
+import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { customerPage, loadCustomers, type CustomerRecord } from '../../repositories/customers.js';
+import { builder } from '../builder.js';
+import { ANY_KEY, scopedNodeLoad } from './access.js';
+
+export const DEFAULT_CUSTOMER_PAGE_SIZE = 20;
+
+export const Customer = builder.loadableNode('Customer', {
+  description:
+    'A customer of the calling key’s company; a timesheet key sees its own customers, or those of its sites, or all when it has neither.',
+  authScopes: ANY_KEY,
+  id: { resolve: (customer: CustomerRecord) => customer.customerApiId, parse: (id: string) => Number(id) },
+  load: scopedNodeLoad('Customer', ANY_KEY, loadCustomers),
+  fields: (t) => ({
+    customerApiId: t.exposeInt('customerApiId'),
+    customerName: t.exposeString('customerName'),
+  }),
+});
+
+builder.queryField('customers', (t) =>
+  t.connection({
+    type: Customer,
+    authScopes: ANY_KEY,
+    description: 'The customers within the calling key’s scope, by customerApiId. A cursor keeps the page size it was issued with.',
+    resolve: (_root, args, context) =>
+      keysetConnection({
+        args,
+        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_CUSTOMER_PAGE_SIZE },
+        codec: context.services.cursors,
+        fetch: (page) => customerPage(context.services.db, context.principal, page),
+        keyOf: (c) => c.customerApiId,
+      }),
+  }),
+);
