@@ -177,7 +177,7 @@ describe('configuration messages', () => {
           maxAliases: 15,
           maxTokens: 2000,
           maxDirectives: 10,
-          maxCost: 10000,
+          maxCost: 100000,
           batchLimit: 10,
           introspection: true,
           fieldSuggestions: false,

@@ -8,6 +8,7 @@ import './types/event-subscription.js';
 import './types/subscriber.js';
 import './types/customer.js';
 import './types/site.js';
+import './types/site-timesheets.js';
 import './types/nodes.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';

@@ -160,6 +160,13 @@ export async function timesheetPage(
   filter: TimesheetFilter,
   page: KeysetPage,
 ): Promise<TimesheetRecord[]> {
+  const query = filteredTimesheets(db, principal, filter);
+  applyKeysetPage(query, 't.timesheet_id', page);
+  const rows = await selectRows(db, query);
+  return rows.map(toTimesheet);
+}
+
+function filteredTimesheets(db: Db, principal: Principal, filter: TimesheetFilter) {
   const query = selectTimesheets(db, principal);
   if (filter.siteId !== undefined) query.where('t.site_id', filter.siteId);
   if (filter.customerId !== undefined) query.where('si.customer_id', filter.customerId);
@@ -167,9 +174,27 @@ export async function timesheetPage(
   if (filter.status !== undefined) query.where('t.status', filter.status);
   if (filter.from !== undefined) query.where('t.scheduled_start_time', '>=', filter.from);
   if (filter.to !== undefined) query.where('t.scheduled_start_time', '<', filter.to);
-  applyKeysetPage(query, 't.timesheet_id', page);
-  const rows = await selectRows(db, query);
-  return rows.map(toTimesheet);
+  return query;
+}
+
+/**
+ * The first page (size + 1 rows at most) of each site's timesheets, by timesheetId, in one
+ * statement: the same scope and filters as timesheetPage, with the site as one more filter.
+ */
+export async function firstTimesheetsOfSites(
+  db: Db,
+  principal: Principal,
+  siteIds: readonly number[],
+  filter: Omit<TimesheetFilter, 'siteId'>,
+  size: number,
+): Promise<Map<number, TimesheetRecord[]>> {
+  const ranked = filteredTimesheets(db, principal, filter)
+    .whereIn('t.site_id', siteIds as number[])
+    .select(db.raw('row_number() over (partition by t.site_id order by t.timesheet_id) as rn'));
+  const query = db.from(ranked.as('ranked')).select('*').where('rn', '<=', size + 1).orderBy('timesheet_id');
+  const bySite = new Map<number, TimesheetRecord[]>(siteIds.map((id) => [id, []]));
+  for (const timesheet of (await selectRows(db, query)).map(toTimesheet)) bySite.get(timesheet.siteId)?.push(timesheet);
+  return bySite;
 }
 
 /** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */

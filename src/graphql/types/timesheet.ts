@@ -73,7 +73,7 @@ builder.queryField('timesheet', (t) =>
 
 export const DEFAULT_TIMESHEET_PAGE_SIZE = 20;
 
-const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
+export const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',
   fields: (t) => ({
     siteId: t.int({ description: 'Entries of this site.' }),
@@ -85,7 +85,7 @@ const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   }),
 });
 
-const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to'] as const;
+export const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to'] as const;
 
 builder.queryField('timesheets', (t) =>
   t.connection({
