@@ -358,6 +358,30 @@ export type Site = Node & {
   id: Scalars['ID']['output'];
   siteApiId: Scalars['Int']['output'];
   siteName: Scalars['String']['output'];
+  /** The site’s timesheet entries the calling key may read (timesheet keys), ordered by timesheetId; the filter narrows them further (a different siteId matches nothing). */
+  timesheets?: Maybe<SiteTimesheetsConnection>;
+};
+
+
+/** A site of a customer of the calling key’s company; a timesheet key sees its own sites, or those of its customers, or all when it has neither. */
+export type SiteTimesheetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<TimesheetFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type SiteTimesheetsConnection = {
+  __typename?: 'SiteTimesheetsConnection';
+  edges: Array<SiteTimesheetsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type SiteTimesheetsConnectionEdge = {
+  __typename?: 'SiteTimesheetsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Timesheet;
 };
 
 /** An employee of the calling key’s company. */
