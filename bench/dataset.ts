@@ -74,7 +74,7 @@ function iso(ms: number): string {
 
 function cacheKey(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const migrationsDir = join(here, '..', 'src', 'db', 'migrations');
+  const migrationsDir = join(here, '..', 'src', 'shared', 'db', 'migrations');
   const hash = createHash('sha256').update(`v${GENERATOR_VERSION}`);
   for (const file of readdirSync(migrationsDir).sort()) hash.update(file).update(readFileSync(join(migrationsDir, file)));
   return hash.digest('hex').slice(0, 16);
