@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { runSubcommand } from './subcommands.js';
-import { findSubscriberSecrets, rotateSigningSecret } from '../repositories/subscribers.js';
+import { findSubscriberSecrets, rotateSigningSecret, type SubscriberSecrets } from '../repositories/subscribers.js';
 import { generateSigningSecret } from '../webhooks/signing-secret.js';
 import { previousSecretStillSigns } from '../webhooks/signing.js';
 import { parseCommandArgs, parseId, UsageError } from './args.js';
@@ -13,15 +13,8 @@ export const USAGE = `Usage:
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
-interface SubscriberView {
-  id: number;
-  companyId: number;
-  name: string;
-  signingSecret: string;
-  previousSigningSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  eventFilters: { id: number; event: string; eventType: string }[];
-}
+/** What an operator is shown: the stored secrets, the previous one only while it still signs. */
+type SubscriberView = SubscriberSecrets;
 
 async function load(db: Db, id: number, now: number): Promise<SubscriberView | null> {
   const subscriber = await findSubscriberSecrets(db, id);
