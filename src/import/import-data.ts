@@ -8,6 +8,8 @@ import { ImportValidationError, Problems } from './problems.js';
 import { summarise, type ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
 import { writePlan } from './write.js';
+import { shownChangesOf } from './shown-changes.js';
+import { markTimesheetsModified } from '../repositories/timesheets.js';
 
 export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
@@ -22,6 +24,8 @@ export interface ImportOptions {
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
   /** Told as the import moves on (never inside a statement); must not throw. */
   onProgress?: ImportProgressSink;
+  /** The clock that stamps the timesheet entries the import changes. */
+  now?: () => Date;
 }
 
 /**
@@ -41,6 +45,10 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     const plan = await planImport(trx, parsed.file, report);
     await writePlan(trx, plan, report);
     if (options.onChanges) await options.onChanges(trx, changesOf(plan));
+    // Last, just before the commit: a reader who notes a time before the commit and reads without
+    // seeing these rows finds them with that time, which a stamp taken while the rows were being
+    // written could have missed (docs/rest-api.md, Incremental sync).
+    await markTimesheetsModified(trx, shownChangesOf(plan), (options.now ?? (() => new Date()))().toISOString());
     return summarise(plan);
   });
 }

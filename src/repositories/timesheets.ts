@@ -5,6 +5,7 @@ import { withinTimesheetScope } from './tenant-scope.js';
 import { selectRows } from '../shared/db/select-rows.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
 
 /** A timesheet entry with everything the contract derives from its site, customer and staff. */
 export interface TimesheetRecord {
@@ -151,6 +152,8 @@ export interface TimesheetFilter {
   from?: string;
   /** Scheduled start before. */
   to?: string;
+  /** Written (created or changed) at or after; compared as UTC ISO text at millisecond precision. */
+  modifiedSince?: string;
 }
 
 /** One keyset page of the key's timesheets, ordered by timesheetId (size + 1 rows at most). */
@@ -174,6 +177,7 @@ function filteredTimesheets(db: Db, principal: Principal, filter: TimesheetFilte
   if (filter.status !== undefined) query.where('t.status', filter.status);
   if (filter.from !== undefined) query.where('t.scheduled_start_time', '>=', filter.from);
   if (filter.to !== undefined) query.where('t.scheduled_start_time', '<', filter.to);
+  if (filter.modifiedSince !== undefined) query.where('t.modified_at', '>=', filter.modifiedSince);
   return query;
 }
 
@@ -195,6 +199,29 @@ export async function firstTimesheetsOfSites(
   const bySite = new Map<number, TimesheetRecord[]>(siteIds.map((id) => [id, []]));
   for (const timesheet of (await selectRows(db, query)).map(toTimesheet)) bySite.get(timesheet.siteId)?.push(timesheet);
   return bySite;
+}
+
+/** What a write changed that timesheet entries show: the entries themselves, or their site, customer or staff member. */
+export interface ShownChanges {
+  timesheetIds: readonly number[];
+  siteIds: readonly number[];
+  customerIds: readonly number[];
+  employeeIds: readonly number[];
+}
+
+/**
+ * Stamps the entries a write changed with its modification time (`at`, UTC ISO text). A writer
+ * calls this last in its transaction, just before the commit, so that a reader who noted a time
+ * before the commit finds the entries with it (docs/rest-api.md, Incremental sync).
+ */
+export async function markTimesheetsModified(trx: Queryable, changes: ShownChanges, at: string): Promise<void> {
+  const stamp = { modified_at: at };
+  for (const part of chunk(changes.timesheetIds, ID_CHUNK)) await trx('timesheets').whereIn('timesheet_id', part).update(stamp);
+  for (const part of chunk(changes.siteIds, ID_CHUNK)) await trx('timesheets').whereIn('site_id', part).update(stamp);
+  for (const part of chunk(changes.employeeIds, ID_CHUNK)) await trx('timesheets').whereIn('employee_id', part).update(stamp);
+  for (const part of chunk(changes.customerIds, ID_CHUNK)) {
+    await trx('timesheets').whereIn('site_id', trx('sites').select('id').whereIn('customer_id', part)).update(stamp);
+  }
 }
 
 /** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */

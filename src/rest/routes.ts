@@ -216,7 +216,7 @@ export const routes: RestRoute[] = [
     successStatus: 200,
     body: 'cursor',
     variables: ({ query }) => {
-      const q = readQuery(query, ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'pageSize', 'after', 'before']);
+      const q = readQuery(query, ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'modifiedSince', 'pageSize', 'after', 'before']);
       return {
         siteId: idParam(q, 'siteId'),
         customerId: idParam(q, 'customerId'),
@@ -224,6 +224,7 @@ export const routes: RestRoute[] = [
         status: q.get('status'),
         from: dateTimeParam(q, 'from'),
         to: dateTimeParam(q, 'to'),
+        modifiedSince: dateTimeParam(q, 'modifiedSince'),
         ...pageVariables(q),
       };
     },

@@ -49,6 +49,40 @@ describe('Query.timesheets', () => {
     expect(idsOf(p)).toEqual(expectedIds((x) => x.start >= '2026-12-01T10:00:00.000Z' && x.start < '2026-12-01T12:00:00.000Z'));
   });
 
+  it('filters by modifiedSince alone and combined, paging forward and back with the cursor alone', async () => {
+    const since = '2026-10-06T12:00:00.000Z';
+    const alone = await page({ first: 100, filter: { modifiedSince: '2026-10-06T14:00:00+02:00' } });
+    expect(idsOf(alone)).toEqual(expectedIds((x) => x.modified >= since));
+    const filter = { customerId: 10, modifiedSince: since };
+    const want = expectedIds((x) => x.customerId === 10 && x.modified >= since);
+    const seen: number[] = [];
+    let p = await page({ first: 3, filter });
+    seen.push(...idsOf(p));
+    while (p.pageInfo.hasNextPage) {
+      p = await page({ first: 3, after: p.pageInfo.endCursor });
+      seen.push(...idsOf(p));
+    }
+    expect(seen).toEqual(want);
+    expect(want.length).toBeGreaterThan(3);
+    const back = await page({ last: 3, before: p.pageInfo.startCursor });
+    expect(idsOf(back)).toEqual(want.slice(-(p.edges.length + 3), -p.edges.length));
+  });
+
+  it('refuses an invalid modifiedSince and a cursor given with another one', async () => {
+    for (const modifiedSince of ['yesterday', '2026-12-01T10:00:00', '2026-02-30T10:00:00Z', 5]) {
+      const res = await t.graphql(token, LIST, { filter: { modifiedSince } });
+      expect(res.body.data ?? null, String(modifiedSince)).toBeNull();
+      expect(JSON.stringify(res.body.errors), String(modifiedSince)).toContain('modifiedSince');
+    }
+    const literal = await t.graphql(token, '{ timesheets(filter: { modifiedSince: "soon" }) { edges { node { timesheetId } } } }');
+    expect(errorCodes(literal.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    const p = await page({ first: 2, filter: { modifiedSince: '2026-10-02T00:00:00Z' } });
+    const other = await t.graphql(token, LIST, { after: p.pageInfo.endCursor, filter: { modifiedSince: '2026-10-03T00:00:00Z' } });
+    expect(errorCodes(other.body)).toContain('BAD_USER_INPUT');
+    const dropped = await t.graphql(token, LIST, { after: p.pageInfo.endCursor, filter: { siteId: 100 } });
+    expect(errorCodes(dropped.body)).toContain('BAD_USER_INPUT');
+  });
+
   it('refuses a cursor given with a different filter', async () => {
     const p = await page({ first: 2, filter: { siteId: 100 } });
     const res = await t.graphql(token, LIST, { after: p.pageInfo.endCursor, filter: { siteId: 101 } });

@@ -54,6 +54,9 @@ async function extraData(t: TestApp): Promise<void> {
     status: 'Approved',
     lock: true,
   });
+  // Modification times fixed, so modifiedSince picks the same entries on both backends.
+  await db('timesheets').update({ modified_at: '2026-11-20T00:00:00.000Z' });
+  await db('timesheets').where('timesheet_id', 9101).update({ modified_at: '2026-12-01T07:30:00.000Z' });
 }
 
 const GRAPHQL_QUERIES: [string, 'developer' | 'timesheet', string][] = [
@@ -73,6 +76,7 @@ const GRAPHQL_QUERIES: [string, 'developer' | 'timesheet', string][] = [
   ['timesheet', 'timesheet', `{ a: timesheet(timesheetId: 9001) { ${TIMESHEET_FIELDS.join(' ')} } b: timesheet(timesheetId: 9101) { ${TIMESHEET_FIELDS.join(' ')} } }`],
   ['timesheet list', 'timesheet', `{ timesheets(first: 2, filter: { customerId: 10 }) { edges { cursor node { ${TIMESHEET_FIELDS.join(' ')} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`],
   ['staff list', 'developer', '{ staffs(last: 2, filter: { staffId: "é-1003" }) { edges { cursor node { employeeId staffId firstName lastName email mobile } } pageInfo { hasNextPage endCursor } } }'],
+  ['timesheet list modified since', 'timesheet', `{ timesheets(filter: { modifiedSince: "2026-12-01T08:30:00+01:00" }) { edges { cursor node { ${TIMESHEET_FIELDS.join(' ')} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`],
   ['timesheet out of scope', 'timesheet', '{ timesheet(timesheetId: 9004) { timesheetId } }'],
 ];
 
@@ -163,6 +167,10 @@ describe.skipIf(!onPostgres())('SQLite and PostgreSQL give byte-identical respon
     await same('GET', '/api/external/timesheets?customerId=10&employeeId=1003', 'timesheet');
     await same('GET', '/api/external/timesheets?siteId=200', 'timesheet');
     await same('GET', '/api/external/timesheets?from=soon', 'timesheet');
+    await same('GET', '/api/external/timesheets?modifiedSince=2026-12-01T07:30:00.000Z', 'timesheet');
+    await same('GET', '/api/external/timesheets?modifiedSince=2026-11-20T00:00:00Z&siteId=100&pageSize=1', 'timesheet');
+    await same('GET', '/api/external/timesheets?modifiedSince=2026-12-01T07:30:00.001Z', 'timesheet');
+    await same('GET', '/api/external/timesheets?modifiedSince=2026-12-01', 'timesheet');
     await same('GET', '/api/external/timesheets', 'developer');
     const staff = JSON.parse(await same('GET', '/api/external/staffs?pageSize=2', 'developer'));
     await same('GET', `/api/external/staffs?${staff.nextPageParameter}`, 'developer');

@@ -48,6 +48,26 @@ describe('REST and GraphQL return the same data', () => {
     }
   });
 
+  it('the timesheet list under modifiedSince matches Query.timesheets with the same filter, page by page', async () => {
+    await t.app.db('timesheets').whereIn('timesheet_id', [9001, 9003]).update({ modified_at: '2026-11-20T10:00:00.000Z' });
+    await t.app.db('timesheets').whereNotIn('timesheet_id', [9001, 9003]).update({ modified_at: '2026-11-19T00:00:00.000Z' });
+    const PAGE = `query ($after: String) { timesheets(first: 1, after: $after, filter: { modifiedSince: "2026-11-20T10:00:00Z" }) {
+      edges { node { ${TIMESHEET_FIELDS.join(' ')} } } pageInfo { hasNextPage endCursor } } }`;
+    let restPath = '/api/external/timesheets?pageSize=1&modifiedSince=2026-11-20T10:00:00Z';
+    let after: string | undefined;
+    const seen: number[] = [];
+    for (let guard = 0; guard < 5; guard++) {
+      const rest = expectEnvelope(await t.request('GET', restPath, { token: timesheetKey }), 200);
+      const gql = expectData(await t.graphql(timesheetKey, PAGE, { after })).timesheets;
+      expect(rest.data).toEqual(gql.edges.map((e: { node: unknown }) => e.node));
+      seen.push(...rest.data.map((x: { timesheetId: number }) => x.timesheetId));
+      if (!rest.nextPageParameter) break;
+      restPath = `/api/external/timesheets?${rest.nextPageParameter}`;
+      after = gql.pageInfo.endCursor;
+    }
+    expect(seen).toEqual([9001, 9003]);
+  });
+
   it('the staff list matches Query.staffs', async () => {
     const rest = expectEnvelope(await t.request('GET', '/api/external/staffs?pageSize=5', { token: developer }), 200);
     const gql = expectData(

@@ -151,6 +151,8 @@ describe('SQL statements per request', () => {
       'pageSize=50&customerId=10',
       'pageSize=50&employeeId=1001&status=Approved',
       'pageSize=50&siteId=100&customerId=10&employeeId=1001&status=Approved&from=2026-12-01T00:00:00Z&to=2026-12-02T00:00:00Z',
+      'pageSize=50&modifiedSince=2000-01-01T00:00:00Z',
+      'pageSize=50&siteId=100&status=Approved&modifiedSince=2000-01-01T00:00:00Z&from=2026-12-01T00:00:00Z',
     ]) {
       const rest = await count(() => t.request('GET', `/api/external/timesheets?${query}`, { token: timesheetKey }));
       const envelope = expectEnvelope(rest.result, 200);
@@ -169,6 +171,15 @@ describe('SQL statements per request', () => {
     );
     expect(expectData(gql.result).timesheets.edges).toHaveLength(50);
     expect(gql.statements.length, gql.statements.join('\n')).toBeLessThanOrEqual(2);
+    const since = await count(() =>
+      t.graphql(
+        timesheetKey,
+        `{ timesheets(first: 50, filter: { siteId: 100, modifiedSince: "2000-01-01T00:00:00Z" }) {
+            edges { cursor node { id timesheetId customerName siteName staffName email notes } } pageInfo { hasNextPage endCursor } } }`,
+      ),
+    );
+    expect(expectData(since.result).timesheets.edges).toHaveLength(50);
+    expect(since.statements.length, since.statements.join('\n')).toBeLessThanOrEqual(2);
   });
 
   it('REST: a customer page and a site page are at most 2 statements each, with a cursor too', async () => {

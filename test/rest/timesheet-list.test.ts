@@ -80,6 +80,41 @@ describe('GET /api/external/timesheets', () => {
     expect(combined.length).toBeGreaterThan(2);
   });
 
+  it('filters by modifiedSince: entries written at or after the time, alone and with other filters', async () => {
+    // Exactly the modification time of some entries: `at or after` keeps them.
+    const since = '2026-10-06T12:00:00.000Z';
+    const alone = await walk(`?modifiedSince=${since}`);
+    expect(alone).toEqual(expectedIds((x) => x.modified >= since));
+    expect(alone).toContain(9106);
+    expect(alone).not.toEqual(expectedIds(() => true));
+    // Any zone, any precision down to the millisecond, names the same instant.
+    expect(await walk('?modifiedSince=2026-10-06T22:00:00%2B10:00')).toEqual(alone);
+    expect(await walk('?modifiedSince=2026-10-06T12:00:00.001Z')).toEqual(expectedIds((x) => x.modified > since));
+    const combined = await walk(`?siteId=100&status=Pending&modifiedSince=${since}&to=2026-12-01T20:00:00Z&pageSize=2`);
+    expect(combined).toEqual(
+      expectedIds((x) => x.siteId === 100 && x.status === 'Pending' && x.modified >= since && x.start < '2026-12-01T20:00:00.000Z'),
+    );
+    expect(combined.length).toBeGreaterThan(2);
+    expect(await walk('?modifiedSince=2099-01-01T00:00:00Z')).toEqual([]);
+  });
+
+  it('pages forward and back under modifiedSince, the cursor carrying it', async () => {
+    const since = '2026-10-04T00:00:00Z';
+    const want = expectedIds((x) => x.modified >= '2026-10-04T00:00:00.000Z');
+    const first = expectEnvelope(await get(`?modifiedSince=${since}&pageSize=4`), 200);
+    const second = expectEnvelope(await get(`?${first.nextPageParameter}`), 200);
+    expect(ids(second)).toEqual(want.slice(4, 8));
+    // The same time written differently is the same filter.
+    const same = expectEnvelope(await get(`?modifiedSince=2026-10-04T00:00:00.000Z&${first.nextPageParameter}`), 200);
+    expect(ids(same)).toEqual(ids(second));
+    const back = expectEnvelope(await get(`?${second.prevPageParameter}`), 200);
+    expect(ids(back)).toEqual(ids(first));
+    expectFailure(await get(`?modifiedSince=2026-10-05T00:00:00Z&${first.nextPageParameter}`), 400);
+    // A cursor issued without modifiedSince is refused with it, and the other way round.
+    const plain = expectEnvelope(await get('?pageSize=4'), 200);
+    expectFailure(await get(`?modifiedSince=${since}&${plain.nextPageParameter}`), 400);
+  });
+
   it('keeps the filter in the cursor, and refuses a cursor sent with another filter', async () => {
     const first = expectEnvelope(await get('?siteId=110&pageSize=3'), 200);
     const next = expectEnvelope(await get(`?${first.nextPageParameter}`), 200);
@@ -131,6 +166,11 @@ describe('GET /api/external/timesheets', () => {
       ['?employeeId=-1', 'employeeId'],
       ['?from=yesterday', 'from'],
       ['?to=2026-12-01', 'to'],
+      ['?from=2026-02-30T10:00:00Z', 'from'],
+      ['?modifiedSince=yesterday', 'modifiedSince'],
+      ['?modifiedSince=2026-12-01T10:00:00', 'modifiedSince'],
+      ['?modifiedSince=', 'modifiedSince'],
+      ['?modifiedSince=2026-02-30T10:00:00Z', 'modifiedSince'],
       ['?pageSize=0', 'pageSize'],
       ['?pageSize=101', 'pageSize'],
       ['?colour=red', 'colour'],

@@ -1,13 +1,14 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from '../builder.js';
+import { normaliseDateTime } from '../../import/date-time.js';
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Date-times leave the API as ISO 8601 UTC strings ("…Z"), as they are stored. */
+/**
+ * Date-times leave the API as ISO 8601 UTC strings ("…Z"), as they are stored. Read as strictly
+ * as an import reads them: a zone is required and a date that does not exist (Feb 30) is refused,
+ * not rolled over. Digits past the millisecond are dropped, never rounded up.
+ */
 export function toUtcIso(value: string): string | null {
-  if (!ISO_DATE_TIME.test(value)) return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
+  return normaliseDateTime(value);
 }
 
 builder.scalarType('DateTime', {

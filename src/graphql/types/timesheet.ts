@@ -82,10 +82,15 @@ export const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
     status: t.string({ description: 'Entries with exactly this status.' }),
     from: t.field({ type: 'DateTime', description: 'Entries scheduled to start at or after this time.' }),
     to: t.field({ type: 'DateTime', description: 'Entries scheduled to start before this time.' }),
+    modifiedSince: t.field({
+      type: 'DateTime',
+      description:
+        'Entries created or changed (the entry, or the site, customer or staff member it shows) at or after this time, to the millisecond. For incremental sync: pass the time noted before the previous read (docs/graphql.md, Incremental sync).',
+    }),
   }),
 });
 
-export const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to'] as const;
+export const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'modifiedSince'] as const;
 
 builder.queryField('timesheets', (t) =>
   t.connection({

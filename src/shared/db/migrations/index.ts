@@ -8,6 +8,7 @@ import * as liveEventOrder from './006_live_event_order.js';
 import * as idempotencyKeys from './007_idempotency_keys.js';
 import * as customerSiteLists from './008_customer_site_lists.js';
 import * as timesheetLists from './009_timesheet_lists.js';
+import * as timesheetModifiedAt from './010_timesheet_modified_at.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
 // TypeScript sources, tests and any bundler, and in a fixed order.
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007_idempotency_keys': idempotencyKeys,
   '008_customer_site_lists': customerSiteLists,
   '009_timesheet_lists': timesheetLists,
+  '010_timesheet_modified_at': timesheetModifiedAt,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
