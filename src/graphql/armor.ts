@@ -1,5 +1,4 @@
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
@@ -8,6 +7,7 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext }
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
 import { refusalStatuses } from './refusals.js';
+import { costLimit } from './cost.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
 
@@ -50,7 +50,8 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
     maxDepthPlugin({ n: limits.maxDepth, ...rule }) as Plugin,
     maxAliasesPlugin({ n: limits.maxAliases, ...rule }) as Plugin,
     maxDirectivesPlugin({ n: limits.maxDirectives, ...rule }) as Plugin,
-    costLimitPlugin({ maxCost: limits.maxCost, ...rule }) as Plugin,
+    // The cost depends on the variables' page sizes, so it is checked as the operation starts (cost.ts).
+    costLimit({ maxCost: limits.maxCost, exposeLimits: limits.exposeLimits }),
     refusalStatuses({ batchLimit: limits.batchLimit, exposeLimits: limits.exposeLimits }),
   ];
   // "Did you mean …" hints map the schema for a caller who cannot introspect it.

@@ -41,6 +41,18 @@ describe('GraphQL: customers and sites', () => {
     }
   });
 
+  it('serves 10 customers with 10 sites each with the page sizes passed as variables', async () => {
+    const data = expectData(
+      await t.graphql(
+        developer,
+        'query ($customers: Int, $sites: Int!) { customers(first: $customers) { edges { node { customerApiId sites(first: $sites) { edges { node { siteApiId siteName customerApiId } } } } } } }',
+        { customers: 10, sites: 10 },
+      ),
+    );
+    expect(data.customers.edges).toHaveLength(10);
+    for (const edge of data.customers.edges) expect(edge.node.sites.edges).toHaveLength(10);
+  });
+
   it('pages a customer’s sites on from the batched first page', async () => {
     const first = expectData(
       await t.graphql(developer, '{ node(id: "' + encodeGlobalID('Customer', 30) + '") { ... on Customer { sites(first: 6) { edges { node { siteApiId } } pageInfo { endCursor hasNextPage } } } } }'),

@@ -129,5 +129,36 @@ describe('Site.timesheets', () => {
       expect(errorCodes(res.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
       expect(res.body.errors?.[0]?.message).toMatch(/cost/i);
     });
+
+    const NESTED = `query ($c: Int, $s: Int, $t: Int = 100) {
+      customers(first: $c) { edges { node { sites(first: $s) { edges { node { timesheets(last: $t) { edges { node { timesheetId } } } } } } } } }
+    }`;
+
+    it('serves 10 sites with 50 entries each when the page sizes are variables', async () => {
+      const data = expectData(
+        await bulk.graphql(
+          key,
+          'query ($sites: Int!, $entries: Int!) { sites(first: $sites) { edges { node { siteApiId timesheets(first: $entries) { edges { node { timesheetId siteApiId status scheduledStartTime staffName employeeId } } } } } } }',
+          { sites: 10, entries: 50 },
+        ),
+      );
+      expect(data.sites.edges).toHaveLength(10);
+      for (const edge of data.sites.edges) expect(edge.node.timesheets.edges).toHaveLength(50);
+    });
+
+    it('refuses 100 × 100 × 100 by its cost when the page sizes are variables, and any default too', async () => {
+      for (const variables of [{ c: 100, s: 100, t: 100 }, { c: 100, s: 100 }]) {
+        for (const accept of ['application/graphql-response+json', 'application/json']) {
+          const res = await bulk.request('POST', '/graphql', { token: key, body: { query: NESTED, variables }, headers: { accept } });
+          expect(res.status, res.text).toBe(accept === 'application/json' ? 200 : 400);
+          expect(res.body).not.toHaveProperty('data');
+          expect(errorCodes(res.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+          expect(res.body.errors?.[0]?.message).toMatch(/cost limit of 100000 exceeded/i);
+        }
+      }
+      // The same document with small variables is served: the estimate follows the values.
+      const small = expectData(await bulk.graphql(key, NESTED, { c: 2, s: 2, t: 2 }));
+      expect(small.customers.edges.length).toBeGreaterThan(0);
+    });
   });
 });

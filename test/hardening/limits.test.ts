@@ -232,6 +232,17 @@ describe('GraphQL limits', () => {
     expect(JSON.stringify(res.body)).toMatch(/cost/i);
   });
 
+  it('counts page sizes passed as variables, and refuses a costly request without running it', async () => {
+    const query = 'query ($n: Int) { staff(employeeId: 1001) { firstName licenses(first: $n) { edges { node { licenseNumber status state expiryDate } } } } }';
+    const cheap = await t.graphql(token, query, { n: 2 });
+    expect(cheap.body.errors).toBeUndefined();
+    expect(cheap.body.data.staff.licenses.edges).toHaveLength(2);
+    const costly = await t.graphql(token, query, { n: 40 });
+    refused(costly.body);
+    expect(costly.body.errors.map((e: any) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(costly.body.errors[0].message).toMatch(/cost limit of 200 exceeded/i);
+  });
+
   it('refuses a document with more tokens than GRAPHQL_MAX_TOKENS', async () => {
     const res = await t.graphql(token, `{ ${Array.from({ length: 150 }, () => '__typename').join(' ')} }`);
     refused(res.body);
@@ -350,6 +361,14 @@ describe('GraphQL in production mode', () => {
     expect(res.body).not.toHaveProperty('data');
     expect(res.body.errors[0].message).toMatch(/introspection/i);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('does not echo the cost limit to the caller either', async () => {
+    const res = await t.graphql(token, 'query ($n: Int) { staffs(first: $n) { __typename } }', { n: 1_000_000 });
+    expect(res.body).not.toHaveProperty('data');
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(res.body.errors[0].message).toBe('Query cost limit exceeded.');
+    expect(JSON.stringify(res.body)).not.toMatch(/100000|found/);
   });
 
   it('does not echo the configured limit to the caller', async () => {

@@ -1,9 +1,9 @@
-import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
 import { customerPage, loadCustomers, type CustomerRecord } from '../../repositories/customers.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNodeLoad } from './access.js';
 
-export const DEFAULT_CUSTOMER_PAGE_SIZE = 20;
+export const DEFAULT_CUSTOMER_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const Customer = builder.loadableNode('Customer', {
   description:

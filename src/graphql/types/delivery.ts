@@ -1,9 +1,9 @@
-import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
 import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../repositories/webhook-deliveries.js';
 import { builder } from '../builder.js';
 import { EventSubscription } from './event-subscription.js';
 
-export const DEFAULT_DELIVERY_PAGE_SIZE = 20;
+export const DEFAULT_DELIVERY_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt').implement({
   description: 'One HTTP attempt of a delivery.',

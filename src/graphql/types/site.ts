@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
-import { buildConnection, keysetConnection, readConnectionArgs } from '../../shared/pagination/keyset.js';
+import { buildConnection, DEFAULT_PAGE_SIZE, keysetConnection, readConnectionArgs } from '../../shared/pagination/keyset.js';
 import { firstSitesOfCustomers, loadSites, sitePage, type SiteRecord } from '../../repositories/sites.js';
 import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNodeLoad } from './access.js';
 import { Customer } from './customer.js';
 
-export const DEFAULT_SITE_PAGE_SIZE = 20;
+export const DEFAULT_SITE_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const Site = builder.loadableNode('Site', {
   description:

@@ -1,11 +1,11 @@
-import { filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
 import { licensePage } from '../../repositories/licenses.js';
 import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../repositories/staff.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { License } from './license.js';
 
-export const DEFAULT_LICENSE_PAGE_SIZE = 20;
+export const DEFAULT_LICENSE_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
@@ -56,7 +56,7 @@ builder.queryField('staff', (t) =>
   }),
 );
 
-export const DEFAULT_STAFF_PAGE_SIZE = 20;
+export const DEFAULT_STAFF_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 const StaffFilterInput = builder.inputType('StaffFilter', {
   description: 'Staff list filters; all optional and exact, all given ones must hold.',

@@ -1,4 +1,4 @@
-import { buildConnection, keysetConnection, type KeysetPage } from '../../shared/pagination/keyset.js';
+import { buildConnection, DEFAULT_PAGE_SIZE, keysetConnection, type KeysetPage } from '../../shared/pagination/keyset.js';
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
 import { subscriptionsOf, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
@@ -33,7 +33,7 @@ export const Subscriber = builder.loadableNode('Subscriber', {
       description: 'The subscriber’s subscriptions by id; all of them when no page arguments are given.',
       resolve: async (subscriber, args, context) => {
         const { db, cursors } = context.services;
-        const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: 20 };
+        const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE };
         const keyOf = (s: SubscriptionRecord) => s.subscriptionId;
         const fetch = (page: KeysetPage | null) => subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
         const paged = args.first != null || args.last != null || args.after != null || args.before != null;

@@ -1,4 +1,4 @@
-import { filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
 import { loadTimesheets, timesheetPage, type TimesheetFilter, type TimesheetRecord } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
 import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
@@ -71,7 +71,7 @@ builder.queryField('timesheet', (t) =>
   }),
 );
 
-export const DEFAULT_TIMESHEET_PAGE_SIZE = 20;
+export const DEFAULT_TIMESHEET_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',

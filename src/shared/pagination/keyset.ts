@@ -2,6 +2,8 @@ import { badCursor, badInput } from '../errors.js';
 import type { CursorCodec } from './cursor-codec.js';
 
 export const MAX_PAGE_SIZE = 100;
+/** The page size of every list when the caller gives none. */
+export const DEFAULT_PAGE_SIZE = 20;
 
 export interface ConnectionArgs {
   first?: number | null;
