@@ -82,6 +82,27 @@ describe('GraphQL: customers and sites', () => {
     expect(back.edges.map((e: { node: { siteApiId: number } }) => e.node.siteApiId)).toEqual([3050, 3051, 3052, 3053]);
   });
 
+  it('pages customers forward and back, scoped like the REST list for every kind of key', async () => {
+    const ALL = [10, 11, ...CUSTOMER_IDS];
+    const CUSTOMERS = 'query ($first: Int, $last: Int, $after: String, $before: String) { customers(first: $first, last: $last, after: $after, before: $before) { edges { node { customerApiId } } pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }';
+    const ids = (c: any) => c.edges.map((e: { node: { customerApiId: number } }) => e.node.customerApiId);
+    const first = expectData(await t.graphql(developer, CUSTOMERS, { first: 4 })).customers;
+    expect(ids(first)).toEqual(ALL.slice(0, 4));
+    const second = expectData(await t.graphql(developer, CUSTOMERS, { first: 4, after: first.pageInfo.endCursor })).customers;
+    expect(ids(second)).toEqual(ALL.slice(4, 8));
+    expect(second.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const back = expectData(await t.graphql(developer, CUSTOMERS, { last: 4, before: second.pageInfo.startCursor })).customers;
+    expect(ids(back)).toEqual(ALL.slice(0, 4));
+    expect(back.pageInfo.hasPreviousPage).toBe(false);
+    const scoped = async (key: { customerIds?: number[]; siteIds?: number[]; companyId?: number }) =>
+      ids(expectData(await t.graphql(await t.token({ type: 'timesheet', companyId: 1, ...key }), CUSTOMERS, { first: 100 })).customers);
+    expect(await scoped({})).toEqual(ALL);
+    expect(await scoped({ customerIds: [11, 31] })).toEqual([11, 31]);
+    expect(await scoped({ siteIds: [100, 3150] })).toEqual([10, 31]);
+    expect(await scoped({ customerIds: [11, 31], siteIds: [100, 3150] })).toEqual([31]);
+    expect(await scoped({ companyId: 2 })).toEqual([20]);
+  });
+
   it('node and nodes resolve customers and sites with the key’s scope', async () => {
     const siteKey = await t.token({ type: 'timesheet', companyId: 1, siteIds: [100] });
     const ids = [encodeGlobalID('Customer', 10), encodeGlobalID('Customer', 11), encodeGlobalID('Site', 100), encodeGlobalID('Site', 110)];

@@ -95,6 +95,16 @@ describe('Query.timesheets', () => {
     expect(p.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('shows each kind of key exactly what the REST list and the single read show', async () => {
+    const all = async (key: string) => idsOf(await page({ first: 100 }, key));
+    const scoped = (options: { customerIds?: number[]; siteIds?: number[]; companyId?: number }) =>
+      t.token({ type: 'timesheet', companyId: 1, ...options });
+    expect(await all(await scoped({ customerIds: [11] }))).toEqual(expectedIds((x) => x.customerId === 11));
+    expect(await all(await scoped({ siteIds: [100, 101] }))).toEqual(expectedIds((x) => x.siteId !== 110));
+    expect(await all(await scoped({ customerIds: [10], siteIds: [100, 110] }))).toEqual(expectedIds((x) => x.siteId === 100));
+    expect(await all(await scoped({ companyId: 2 }))).toEqual([9004, 9201, 9202, 9203]);
+  });
+
   it('is FORBIDDEN to a developer key', async () => {
     const developer = await t.token({ type: 'developer', companyId: 1 });
     expectFieldError(await t.graphql(developer, LIST, {}), 'FORBIDDEN', ['timesheets']);

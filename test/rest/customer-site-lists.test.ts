@@ -72,6 +72,11 @@ describe('customer and site lists', () => {
       expect(customerIds(expectEnvelope(await get(CUSTOMERS, withSites), 200))).toEqual([10, 14]);
       const other = await t.token({ type: 'developer', companyId: 2 });
       expect(customerIds(expectEnvelope(await get(CUSTOMERS, other), 200))).toEqual([20]);
+      // Both lists narrow: a customer of the key that one of its sites belongs to.
+      const both = await t.token({ type: 'timesheet', companyId: 1, customerIds: [11, 13], siteIds: [101, 1130] });
+      expect(customerIds(expectEnvelope(await get(CUSTOMERS, both), 200))).toEqual([13]);
+      const otherTimesheet = await t.token({ type: 'timesheet', companyId: 2 });
+      expect(customerIds(expectEnvelope(await get(CUSTOMERS, otherTimesheet), 200))).toEqual([20]);
     });
 
     it.each(['0', '101', '-1', 'abc', ''])('refuses pageSize=%j with 400', async (value) => {
@@ -127,6 +132,10 @@ describe('customer and site lists', () => {
       expect(siteIds(expectEnvelope(await get(SITES, withSites), 200))).toEqual([110, 1131]);
       const other = await t.token({ type: 'timesheet', companyId: 2 });
       expect(siteIds(expectEnvelope(await get(SITES, other), 200))).toEqual([200]);
+      const both = await t.token({ type: 'timesheet', companyId: 1, customerIds: [11, 13], siteIds: [101, 1130] });
+      expect(siteIds(expectEnvelope(await get(SITES, both), 200))).toEqual([1130]);
+      const otherDeveloper = await t.token({ type: 'developer', companyId: 2 });
+      expect(siteIds(expectEnvelope(await get(SITES, otherDeveloper), 200))).toEqual([200]);
     });
 
     it.each(['0', '-3', 'abc', '1.5', ''])('refuses customerId=%j with 400', async (value) => {
