@@ -1,5 +1,4 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
   CustomersDocument,
@@ -183,16 +182,14 @@ export const routes: RestRoute[] = [
       const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
       const before = q.get('before');
       return {
-        // The subscription is reached through its node, so its scoped loader decides visibility (404).
-        subscription: encodeGlobalID('EventSubscription', recordId(params.id, 'id')),
+        id: recordId(params.id, 'id'),
         after: q.get('after'),
         before,
         [before !== undefined ? 'last' : 'first']: pageSize,
       };
     },
     result: (data) => {
-      const node = data.node;
-      const deliveries = node && 'deliveries' in node ? node.deliveries : undefined;
+      const deliveries = data.subscriptionDeliveries;
       if (!deliveries) return { data: [] };
       return { data: deliveries.edges.map((edge) => edge.node), page: pageParameters(deliveries.pageInfo) };
     },

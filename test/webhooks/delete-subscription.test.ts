@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
+import { withoutWrites } from '../rest/http.js';
 import type { TestApp } from '../support/test-app.js';
 import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
 
@@ -46,18 +47,30 @@ describe('deleting a subscription stops its deliveries', () => {
     expect(await deliveriesOf(t.app.db, deleted)).toHaveLength(1);
   });
 
-  it('answers the subscription, its delivery log and a redelivery with 404 afterwards', async () => {
+  it('answers the subscription and a redelivery with 404 afterwards, and shows the delivery as cancelled in its log', async () => {
     await t.app.webhooks.dispatcher.stop();
     const id = await subscribe(t, developer, { subscriberId: 301, uri: `${receiver.url}/gone-later` });
     await importTimesheets(t.app.db, [{ timesheetId: 9004, siteId: 100, employeeId: 1001, status: 'approved' }]);
     const [delivery] = await deliveriesOf(t.app.db, id);
+    const before = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: developer }), 200);
+    expect(before.data).toMatchObject([{ deliveryId: delivery!.id, state: 'pending', completedDateTime: null }]);
     expectEnvelope(await t.request('DELETE', `/api/webhook/subscriptions/${id}`, { token: developer }), 200);
     t.app.webhooks.dispatcher.start();
-    expectFailure(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: developer }), 404);
+    expectFailure(await t.request('GET', `/api/webhook/subscriptions/${id}`, { token: developer }), 404);
+    const log = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: developer }), 200);
+    expect(log.data).toMatchObject([{ deliveryId: delivery!.id, state: 'cancelled', attemptCount: 0, attempts: [] }]);
+    expect(log.data[0].completedDateTime).not.toBeNull();
+    const gql = await t.graphql(developer, 'query ($id: Int!) { subscriptionDeliveries(subscriptionId: $id) { edges { node { deliveryId state } } } }', { id });
+    expect(gql.body.data.subscriptionDeliveries.edges).toEqual([{ node: { deliveryId: delivery!.id, state: 'cancelled' } }]);
     expectFailure(
-      await t.request('POST', `/api/webhook/subscriptions/${id}/deliveries/${delivery!.id}/redeliver`, { token: developer }),
+      await withoutWrites(t, () => t.request('POST', `/api/webhook/subscriptions/${id}/deliveries/${delivery!.id}/redeliver`, { token: developer })),
       404,
     );
     expect(await deliveriesOf(t.app.db, id)).toMatchObject([{ state: 'cancelled' }]);
+    // Still only the company's own: another company's developer key gets 404, a timesheet key 403.
+    const other = await t.token({ type: 'developer', companyId: 2 });
+    expectFailure(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: other }), 404);
+    const timesheetKey = await t.token({ type: 'timesheet', companyId: 1 });
+    expectFailure(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: timesheetKey }), 403);
   });
 });

@@ -1,6 +1,11 @@
 import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
 import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../repositories/webhook-deliveries.js';
+import { subscriptionOfCompany } from '../../repositories/subscriptions.js';
+import { notFound } from '../../shared/errors.js';
+import type { ConnectionArgs } from '../../shared/pagination/keyset.js';
+import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
+import { DEVELOPER_ONLY } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
 export const DEFAULT_DELIVERY_PAGE_SIZE = DEFAULT_PAGE_SIZE;
@@ -40,26 +45,42 @@ export const Delivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').imp
   }),
 });
 
+/** A subscription's delivery log, newest first; the caller has checked that the key may read it. */
+function deliveryLog(subscriptionId: number, args: ConnectionArgs, context: GraphQLContext) {
+  const { db, cursors } = context.services;
+  return keysetConnection({
+    args,
+    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_DELIVERY_PAGE_SIZE },
+    codec: cursors,
+    fetch: (page) => deliveryPage(db, subscriptionId, page),
+    keyOf: (d) => d.deliveryId,
+  });
+}
+
 // The subscription was loaded through its own scoped loader, so its deliveries are in scope too.
 builder.objectField(EventSubscription, 'deliveries', (t) =>
   t.connection({
     type: Delivery,
     description: 'The delivery log, newest first.',
-    resolve: (subscription, args, context) => {
-      const { db, cursors } = context.services;
-      const list = {
-        kind: 'delivery',
-        owner: subscription.subscriptionId,
-        filter: undefined,
-        defaultSize: DEFAULT_DELIVERY_PAGE_SIZE,
-      };
-      return keysetConnection({
-        args,
-        list,
-        codec: cursors,
-        fetch: (page) => deliveryPage(db, subscription.subscriptionId, page),
-        keyOf: (d) => d.deliveryId,
-      });
+    resolve: (subscription, args, context) => deliveryLog(subscription.subscriptionId, args, context),
+  }),
+);
+
+// A deleted subscription is gone from every other read, but its log still shows what became of
+// its deliveries (cancelled by the delete), so it is reached by id rather than through the node.
+builder.queryField('subscriptionDeliveries', (t) =>
+  t.connection({
+    type: Delivery,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description:
+      'The delivery log of a subscription of the calling key’s company, newest first (developer keys); a deleted subscription’s log included, its pending deliveries shown as cancelled.',
+    args: { subscriptionId: t.arg.int({ required: true }) },
+    resolve: async (_root, args, context) => {
+      if (!(await subscriptionOfCompany(context.services.db, context.principal, args.subscriptionId))) {
+        throw notFound(`Subscription ${args.subscriptionId} not found`);
+      }
+      return deliveryLog(args.subscriptionId, args, context);
     },
   }),
 );
