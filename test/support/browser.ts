@@ -96,11 +96,11 @@ export interface StaticOrigin {
   close(): Promise<void>;
 }
 
-/** A second local origin serving one HTML page at `/`, for cross-origin calls from a browser. */
+/** A second local origin serving one HTML page at `/` (any query string), for cross-origin calls from a browser. */
 export async function serveStaticPage(html: string): Promise<StaticOrigin> {
   const server: Server = createServer((req, res) => {
     req.resume();
-    if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    if (new URL(req.url ?? '/', 'http://x').pathname === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
     else res.writeHead(404).end();
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
