@@ -91,12 +91,23 @@
     return renewal;
   }
 
+  function hasAuthorization(input, init) {
+    return new Headers(init && init.headers).has('authorization') || (input instanceof Request && input.headers.has('authorization'));
+  }
+
+  /** Before sign-in, GraphiQL's requests (its schema, a Run) are answered here instead of by a 401. */
+  function signInFirst() {
+    const body = { errors: [{ message: 'Sign in above with your subscription key and an API key first (or write an Authorization header).' }] };
+    return Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+  }
+
   // GraphiQL sends the headers its editor holds. A token this tab obtained earlier is replaced
   // by the current one, so a renewal needs no edit; any other value is sent as written.
   const originalFetch = window.fetch.bind(window);
   window.fetch = async function (input, init) {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-    if (!current || url.origin !== location.origin || url.pathname !== settings.endpoint) return originalFetch(input, init);
+    if (url.origin !== location.origin || url.pathname !== settings.endpoint) return originalFetch(input, init);
+    if (!current) return hasAuthorization(input, init) ? originalFetch(input, init) : signInFirst();
     if (Date.now() >= renewAt(current)) await renew();
     const headers = new Headers(input instanceof Request ? input.headers : undefined);
     new Headers(init && init.headers).forEach((value, name) => headers.set(name, value));
@@ -126,15 +137,20 @@
     return JSON.stringify({ ...credentials, ...headers }, null, 2);
   }
 
-  /** GraphiQL restores its tabs from localStorage: give every stored tab the current credentials. */
+  /**
+   * GraphiQL restores its tabs from localStorage: give every stored tab the current credentials.
+   * It reopens the tab whose query, variables and headers equal its separately stored ones (else it
+   * adds a new tab), so those are set to the active tab's.
+   */
   function refreshStoredTabs() {
     const tabState = readJson(localStorage, 'graphiql:tabState');
-    if (tabState && Array.isArray(tabState.tabs)) {
-      for (const tab of tabState.tabs) tab.headers = withCredentials(tab.headers);
-      localStorage.setItem('graphiql:tabState', JSON.stringify(tabState));
-    }
-    if (localStorage.getItem('graphiql:headers') !== null) {
-      localStorage.setItem('graphiql:headers', withCredentials(localStorage.getItem('graphiql:headers')));
+    if (!tabState || !Array.isArray(tabState.tabs)) return;
+    for (const tab of tabState.tabs) tab.headers = withCredentials(tab.headers);
+    localStorage.setItem('graphiql:tabState', JSON.stringify(tabState));
+    const active = tabState.tabs[tabState.activeTabIndex] || {};
+    for (const name of ['query', 'variables', 'headers']) {
+      if (typeof active[name] === 'string') localStorage.setItem(`graphiql:${name}`, active[name]);
+      else localStorage.removeItem(`graphiql:${name}`);
     }
   }
 
