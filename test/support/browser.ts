@@ -107,6 +107,11 @@ export async function serveStaticPage(html: string): Promise<StaticOrigin> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        // A browser keeps connections alive; they would hold close() open.
+        server.closeAllConnections();
+      }),
   };
 }
