@@ -8,6 +8,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 /**
  * Headless Chromium for the browser tests (test/browser/): Debian's package, driven by
  * playwright-core, never a downloaded browser. `.ci/run` installs the package when it is missing.
+ *
+ *   const browser = await launchBrowser();                 // once per file (beforeAll)
+ *   const recorded = await openRecordedPage(browser);      // a tab that records what went wrong
+ *   await recorded.page.goto(`${t.baseUrl}/some/page`);
+ *   await recorded.screenshot('some-page');                // test-artifacts/browser/some-page.png
+ *   expect(recorded.consoleErrors).toEqual([]);
+ *   expect(recorded.externalRequests).toEqual([]);
+ *   await browser.close();                                 // afterAll, before the servers close
  */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
