@@ -11,6 +11,7 @@
     apiKey: 'shiftgate:api-key',
     token: 'shiftgate:token',
     issued: 'shiftgate:issued-tokens',
+    signedOut: 'shiftgate:signed-out',
   };
   const form = document.getElementById('sign-in');
   const field = (name) => form.elements.namedItem(name);
@@ -66,7 +67,7 @@
     current = token;
     sessionStorage.setItem(KEYS.token, JSON.stringify(token));
     const issued = readJson(sessionStorage, KEYS.issued) || [];
-    sessionStorage.setItem(KEYS.issued, JSON.stringify([...issued, token.accessToken].slice(-20)));
+    if (!issued.includes(token.accessToken)) sessionStorage.setItem(KEYS.issued, JSON.stringify([...issued, token.accessToken].slice(-20)));
     clearTimeout(renewTimer);
     renewTimer = setTimeout(renew, Math.max(0, renewAt(token) - Date.now()));
     showSignedIn();
@@ -173,6 +174,7 @@
       const token = await requestToken(subscriptionKey, apiKey);
       localStorage.setItem(KEYS.subscriptionKey, subscriptionKey);
       sessionStorage.setItem(KEYS.apiKey, apiKey);
+      sessionStorage.removeItem(KEYS.signedOut);
       adopt(token);
       // GraphiQL reads its headers when it starts: start it again with the new ones.
       location.reload();
@@ -183,6 +185,8 @@
 
   field('signOut').addEventListener('click', () => {
     for (const key of [KEYS.apiKey, KEYS.token, KEYS.issued]) sessionStorage.removeItem(key);
+    // A demo page would otherwise sign in again by itself.
+    sessionStorage.setItem(KEYS.signedOut, '1');
     current = null;
     refreshStoredTabs();
     location.reload();
@@ -198,7 +202,8 @@
     else if (current) adopt(current);
     // A demo server names its public demo key: sign in with it when nobody has signed in yet.
     if (settings.demoApiKey) field('apiKey').value = settings.demoApiKey;
-    if (!current && settings.demoApiKey && field('subscriptionKey').value && !sessionStorage.getItem(KEYS.apiKey)) {
+    const mayAutoSignIn = !sessionStorage.getItem(KEYS.apiKey) && !sessionStorage.getItem(KEYS.signedOut);
+    if (!current && settings.demoApiKey && field('subscriptionKey').value && mayAutoSignIn) {
       sessionStorage.setItem(KEYS.apiKey, settings.demoApiKey);
       await renew();
     }

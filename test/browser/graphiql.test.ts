@@ -86,7 +86,7 @@ describe('GraphiQL in a browser', () => {
       await database.close();
     });
 
-    it('runs the default query on first open: data shown, no console error, no request leaving the host', async () => {
+    it('runs the default query on first open (data shown, no console error, no request leaving the host), and signs out', async () => {
       const baseUrl = `http://127.0.0.1:${served.port}`;
       const staff = await expectedStaff(baseUrl, DEMO_SUBSCRIPTION_KEY, DEMO_API_KEYS.developer);
       const recorded = await openRecordedPage(browser);
@@ -100,6 +100,15 @@ describe('GraphiQL in a browser', () => {
       await expect.poll(() => storedHeaders(page)).toContain('Authorization');
       expectHeadersOnePerLine(await storedHeaders(page), DEMO_SUBSCRIPTION_KEY, token!);
       await recorded.screenshot('graphiql-demo-after-run');
+
+      // Signing out holds, although the demo page signs in by itself; Run then asks to sign in.
+      await Promise.all([page.waitForEvent('load'), page.click('button[name=signOut]')]);
+      await expect.poll(() => page.locator('#sign-in output').innerText(), { timeout: 20_000 }).toMatch(/^Sign in with your subscription key/);
+      expect(await currentToken(page)).toBeUndefined();
+      expect(await storedHeaders(page)).not.toContain('Authorization');
+      await run(page);
+      await expect.poll(() => textOf(page, '.graphiql-response'), { timeout: 20_000 }).toContain('Sign in above');
+
       expect(recorded.consoleErrors).toEqual([]);
       expect(recorded.externalRequests).toEqual([]);
       await page.close();
@@ -139,6 +148,8 @@ describe('GraphiQL in a browser', () => {
       await expect.poll(() => status.innerText(), { timeout: 20_000 }).toMatch(/^Signed in\. The token runs until/);
       const first = await currentToken(page);
       expect(first).toMatch(/^ey/);
+      // GraphiQL stores its tabs a moment after it starts.
+      await expect.poll(() => storedHeaders(page)).toContain('Authorization');
       expectHeadersOnePerLine(await storedHeaders(page), SUB_KEY, first!);
       // The subscription key is kept for the next visit; the API key only for this tab.
       expect(await page.evaluate(() => localStorage.getItem('shiftgate:subscription-key'))).toBe(SUB_KEY);
