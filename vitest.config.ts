@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
@@ -33,7 +33,8 @@ export default defineConfig({
         ? [
             {
               extends: true as const,
-              test: { name: 'postgres', include, env: { SHIFTGATE_TEST_BACKEND: 'postgres', TEST_DATABASE_URL: postgresUrl } },
+              // Browser tests check HTTP and the pages, not the backend: SQLite runs them once.
+              test: { name: 'postgres', include, exclude: ['test/browser/**', ...configDefaults.exclude], env: { SHIFTGATE_TEST_BACKEND: 'postgres', TEST_DATABASE_URL: postgresUrl } },
             },
           ]
         : []),

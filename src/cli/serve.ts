@@ -92,6 +92,9 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
       console.log('Empty database: loaded the demo data set.');
     }
     demoKeys = await activeDemoKeys(app.db);
+    // GraphiQL's default query reads licenses, which the developer key may do.
+    const demoDeveloperKey = demoKeys.find((key) => key.keyType === 'developer');
+    if (demo && demoDeveloperKey) app.offerDemoKeyOnGraphiQL(demoDeveloperKey.apiKey);
     if (config.production && demoKeys.length > 0) {
       const which = demoKeys.map((key) => `${key.keyType} key ${key.id}`).join(', ');
       throw new StartupError(`a demo API key is active (${which}); revoke it with \`shiftgate keys revoke ID\` before starting with NODE_ENV=production`);

@@ -1,8 +1,6 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Principal } from '../shared/principal.js';
 import type { LiveTicket } from '../webhooks/live-streams.js';
-import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
@@ -19,22 +17,7 @@ export interface ServerContext {
 
 export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
 
-const EXAMPLE_QUERY = `# Get a token first: POST /api/external/token/request {"apiKey": "…"},
-# then put it in the Authorization header below.
-query Licenses {
-  staff(employeeId: 1001) {
-    firstName
-    lastName
-    licenses(first: 5) {
-      edges { node { securityLicenseId licenseNumber status expiryDate } }
-      pageInfo { hasNextPage endCursor }
-    }
-  }
-}
-`;
-
 export interface YogaAppOptions {
-  graphiqlSubscriptionKey?: string;
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
   limits: GraphQLLimits;
   onUnexpectedError?: UnexpectedErrorSink;
@@ -51,15 +34,8 @@ export function createYogaApp(services: Services, options: YogaAppOptions): Yoga
     cors: false,
     landingPage: false,
     logging: false,
-    renderGraphiQL,
-    graphiql: {
-      title: 'shiftgate GraphiQL',
-      defaultQuery: EXAMPLE_QUERY,
-      headers: JSON.stringify({
-        [SUBSCRIPTION_KEY_HEADER]: options.graphiqlSubscriptionKey ?? '<subscription key>',
-        Authorization: 'Bearer <access token>',
-      }),
-    },
+    // The GraphiQL page is shiftgate's own (src/server/graphiql/page.ts), served before yoga is reached.
+    graphiql: false,
     context: ({ principal, liveStream }): GraphQLContext => {
       // The HTTP layer never lets an unauthenticated request reach execution.
       if (!principal) throw new Error('request reached GraphQL without a principal');

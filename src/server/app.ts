@@ -25,6 +25,8 @@ import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
+import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from './graphiql/assets.js';
+import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
 import { requestEntry } from './request-entry.js';
@@ -45,6 +47,11 @@ export interface App {
   /** Open live-event streams: their caps and credential watch. */
   liveStreams: LiveStreams;
   logger: Logger;
+  /**
+   * Lets GraphiQL sign in by itself with this API key: only for a demo's public key (`serve --demo`),
+   * since the page shows it to anyone who opens it.
+   */
+  offerDemoKeyOnGraphiQL(apiKey: string): void;
   /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
   close(): Promise<void>;
 }
@@ -68,7 +75,6 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const webhookServices = createWebhookServices(config.webhooks);
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
   const yogaOptions = {
-    graphiqlSubscriptionKey: config.demoSubscriptionKey ? config.subscriptionKeys[0] : undefined,
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
   };
@@ -88,7 +94,10 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
   const execute = executorOf(yoga);
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
-  const handleGraphQL = graphqlEndpoint({ yoga, authentication, streams: streamAdmission, bodyLimitBytes });
+  // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
+  const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
+  const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
+  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes });
   let draining = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -97,6 +106,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
     if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
+    if (url.pathname.startsWith(GRAPHIQL_ASSET_PREFIX) && (await serveGraphiQLAsset(url.pathname, req, res))) return;
     req.resume();
     sendEnvelopeFailure(res, refusal(404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`));
   }
@@ -108,7 +118,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         limits: config.limits,
         logger,
         routePaths: routes.map((r) => r.path),
-        fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS],
+        fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS, ...GRAPHIQL_ASSET_PATHS],
         cors: corsLayer(config.corsOrigins ?? []),
       },
       handle,
@@ -134,6 +144,9 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
     webhooks,
     liveStreams,
     logger,
+    offerDemoKeyOnGraphiQL(apiKey) {
+      graphiqlCredentials.demoApiKey = apiKey;
+    },
     async close() {
       draining = true;
       // Streams would otherwise hold their connections open until SHUTDOWN_TIMEOUT_MS.

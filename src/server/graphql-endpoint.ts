@@ -11,15 +11,41 @@ function wantsGraphiQL(req: IncomingMessage): boolean {
   return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * Everything the page loads comes from this server (src/server/graphiql/assets.ts); the policy
+ * makes the browser refuse anything else. Monaco adds style elements and starts its workers.
+ */
+const GRAPHIQL_CSP = [
+  "default-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function sendGraphiQLPage(res: ServerResponse, html: string): void {
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    'cache-control': 'no-store',
+    'content-security-policy': GRAPHIQL_CSP,
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(html);
+}
+
 export interface GraphQLEndpointOptions {
   yoga: YogaApp;
+  /** The GraphiQL page's HTML (src/server/graphiql/page.ts), asked for on every visit. */
+  graphiqlPage: () => string;
   authentication: RequestAuthentication;
   streams: StreamAdmission;
   bodyLimitBytes: number;
 }
 
 /**
- * /graphql: GraphiQL for a browser, everything else through yoga once the caller is
+ * /graphql: the GraphiQL page for a browser, everything else through yoga once the caller is
  * authenticated and charged, the body read (bounded, UTF-8) and a live stream admitted. What
  * fails before yoga answers is GraphQL error JSON.
  */
@@ -27,7 +53,8 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
   const { yoga } = options;
   return async (req, res) => {
     if (wantsGraphiQL(req)) {
-      await yoga(req, res, {});
+      req.resume();
+      sendGraphiQLPage(res, options.graphiqlPage());
       return;
     }
     try {

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendEnvelopeFailure } from '../../rest/send-failure.js';
+import { refusal } from '../../shared/http/failure.js';
+
+/** Where the GraphiQL page's scripts, styles and workers are served; all from this server, none from a CDN. */
+export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
+
+interface Asset {
+  contentType: string;
+  body: Buffer;
+  etag: string;
+}
+
+/** Asset name → how to produce it. GraphiQL's bundle comes from @graphql-yoga/render-graphiql, loaded on first use. */
+type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
+const JS = 'text/javascript; charset=utf-8';
+const SOURCES: Record<string, { contentType: string; read: (bundle: Bundle) => Buffer }> = {
+  'graphiql.js': { contentType: JS, read: (b) => Buffer.from(b.js) },
+  'graphiql.css': { contentType: 'text/css; charset=utf-8', read: (b) => Buffer.from(b.css) },
+  'editor.worker.js': { contentType: JS, read: (b) => Buffer.from(b.editorWorkerService) },
+  'json.worker.js': { contentType: JS, read: (b) => Buffer.from(b.jsonWorker) },
+  'graphql.worker.js': { contentType: JS, read: (b) => Buffer.from(b.graphqlWorker) },
+  'favicon.ico': { contentType: 'image/x-icon', read: (b) => Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64') },
+  // shiftgate's own: the sign-in bar (static/ is beside src/ and dist/, so this path holds for both).
+  'sign-in.js': { contentType: JS, read: () => readFileSync(new URL('../../../static/graphiql-sign-in.js', import.meta.url)) },
+  'sign-in.css': { contentType: 'text/css; charset=utf-8', read: () => readFileSync(new URL('../../../static/graphiql-sign-in.css', import.meta.url)) },
+};
+
+/** The asset paths, for metric labels. */
+export const GRAPHIQL_ASSET_PATHS = Object.keys(SOURCES).map((name) => GRAPHIQL_ASSET_PREFIX + name);
+
+const cache = new Map<string, Asset>();
+
+async function assetNamed(name: string): Promise<Asset | undefined> {
+  const cached = cache.get(name);
+  if (cached) return cached;
+  const source = SOURCES[name];
+  if (!source) return undefined;
+  const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
+  const body = source.read(bundle);
+  const asset = { contentType: source.contentType, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  cache.set(name, asset);
+  return asset;
+}
+
+/**
+ * GET/HEAD /graphiql/<name>: one of the fixed assets, revalidated by ETag (they change only when
+ * the package or static/ does). False when the path names no asset, so the router answers 404.
+ */
+export async function serveGraphiQLAsset(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const asset = await assetNamed(pathname.slice(GRAPHIQL_ASSET_PREFIX.length));
+  if (!asset) return false;
+  req.resume();
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`), { allow: 'GET, HEAD' });
+    return true;
+  }
+  const headers = { etag: asset.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.writeHead(304, headers).end();
+    return true;
+  }
+  res.writeHead(200, { ...headers, 'content-type': asset.contentType, 'content-length': asset.body.length });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
+  return true;
+}
