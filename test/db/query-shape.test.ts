@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db, type Queryable } from '../../src/shared/db/knex.js';
 import { QueryShape } from '../../src/shared/db/query-shape.js';
-import { createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { createTestDatabase, onPostgres, postgresServerUrl, type TestDatabase } from '../support/backend.js';
 
 /*
  * A shaped query builds its SQL once per shape and fills in new bindings afterwards: what it
@@ -78,6 +78,25 @@ describe('QueryShape', () => {
     // The values are bound, never written into the SQL, and no placeholder marker is left.
     expect(statements[1]!.bindings).toEqual([2, 2, 5, 10]);
     expect(statements[0]!.sql).not.toContain('\u0000');
+  });
+
+  it.skipIf(!postgresServerUrl())('keeps one SQL text per dialect when a process holds databases of both kinds', async () => {
+    const other = await createTestDatabase(onPostgres() ? 'sqlite' : 'postgres');
+    const otherDb = openDatabase(loadConfig(other.env));
+    try {
+      await otherDb.schema.createTable('shape_items', (t) => {
+        t.integer('id').primary();
+        t.integer('owner').notNullable();
+        t.string('label');
+      });
+      await otherDb('shape_items').insert({ id: 1, owner: 1, label: 'even' });
+      const values = { owner: 1, ids: [1], label: 'even' };
+      expect(await shape.select(otherDb, { values })).toEqual([{ id: 1, owner: 1, label: 'even' }]);
+      expect(await shape.select(db, { values })).toEqual([{ id: 1, owner: 1, label: 'even' }]);
+    } finally {
+      await otherDb.destroy();
+      await other.close();
+    }
   });
 
   it('refuses a builder that binds a value it was not given', async () => {

@@ -57,7 +57,9 @@ export class QueryShape<V extends Record<string, BoundValue>> {
 
   async select(db: Queryable, input: ShapeInput<V>): Promise<Row[]> {
     const structure = input.structure ?? '';
-    const key = this.keyOf(input.values, structure);
+    const postgres = isPostgres(db);
+    // The SQL text is the dialect's: one process may hold a database of each kind.
+    const key = this.keyOf(input.values, postgres ? `pg:${structure}` : `sqlite:${structure}`);
     let shape = this.shapes.get(key);
     if (!shape) {
       shape = this.compile(db, input.values, structure);
@@ -68,7 +70,7 @@ export class QueryShape<V extends Record<string, BoundValue>> {
       this.shapes.set(key, shape);
     }
     const bindings = shape.slots.map((slot) => valueOf(slot, input.values));
-    if (isPostgres(db) || (db as Knex.Transaction).isTransaction) {
+    if (postgres || (db as Knex.Transaction).isTransaction) {
       const result = (await db.raw(shape.sql, bindings as Knex.RawBinding[])) as Row[] | { rows: Row[] };
       return Array.isArray(result) ? result : result.rows;
     }
