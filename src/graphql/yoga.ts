@@ -1,5 +1,5 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { GraphiQLOptions } from 'graphql-yoga';
 import type { Principal } from '../shared/principal.js';
 import type { LiveTicket } from '../webhooks/live-streams.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
@@ -38,6 +38,15 @@ export interface YogaAppOptions {
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
   limits: GraphQLLimits;
   onUnexpectedError?: UnexpectedErrorSink;
+}
+
+/**
+ * GraphiQL's page carries its whole JavaScript bundle as strings (about 45 MB of memory once
+ * loaded): loaded when the page is first asked for, not by every process that starts.
+ */
+async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
+  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
+  return render(options);
 }
 
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {

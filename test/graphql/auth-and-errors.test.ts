@@ -25,6 +25,9 @@ describe('GraphQL: GraphiQL, credentials and error codes', () => {
       expect(res.headers.get('content-type') ?? '').toMatch(/^text\/html/);
       expect(res.text).toMatch(/<html/i);
       expect(res.text.toLowerCase()).toContain('graphiql');
+      // The self-contained page (its bundle inline, loaded on first use), not yoga's CDN page.
+      expect(res.text.length).toBeGreaterThan(1_000_000);
+      expect(res.text).not.toMatch(/<script src=["']?https:/);
     });
 
     it('does not execute a GET query without credentials', async () => {
