@@ -1,10 +1,10 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { applyKeysetPage } from './keyset-page.js';
+import { applyKeysetPage, keysetPageOf, keysetStructure } from './keyset-page.js';
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../shared/db/select-rows.js';
+import { QueryShape } from '../shared/db/query-shape.js';
 
 export interface LicenseRecord {
   securityLicenseId: number;
@@ -43,20 +43,33 @@ function toLicense(row: Record<string, unknown>): LicenseRecord {
 }
 
 // Staff names travel with every license read, joined in the same statement.
-function selectLicenses(db: Db, principal: Principal) {
+function selectLicenses(db: Db, companyId: number) {
   return withinCompany(
     db('licenses as l')
       .join('staff as s', 's.id', 'l.employee_id')
       .select('l.*', 's.first_name', 's.last_name', 's.company_id'),
     's.company_id',
-    principal,
+    { companyId },
   );
 }
 
+const licensesById = new QueryShape('licenses by id', (db, values: { companyId: number; ids: readonly number[] }) =>
+  selectLicenses(db as Db, values.companyId).whereIn('l.security_license_id', values.ids as number[]),
+);
+
 export async function loadLicenses(db: Db, principal: Principal, ids: readonly number[]): Promise<(LicenseRecord | null)[]> {
-  const rows = await selectRows(db, selectLicenses(db, principal).whereIn('l.security_license_id', ids as number[]));
+  const rows = await licensesById.select(db, { values: { companyId: principal.companyId, ids } });
   return alignById(ids, rows.map(toLicense), (l) => l.securityLicenseId);
 }
+
+const licensePages = new QueryShape(
+  'license page',
+  (db, values: { companyId: number; employeeId: number; licenseNumber: string | null; fromKey: number | null }, structure) => {
+    const query = selectLicenses(db as Db, values.companyId).where('l.employee_id', values.employeeId);
+    if (values.licenseNumber !== null) query.where('l.license_number', values.licenseNumber);
+    return applyKeysetPage(query, 'l.security_license_id', keysetPageOf(structure, values.fromKey));
+  },
+);
 
 /** One keyset page of an employee's licenses, ordered by securityLicenseId (size + 1 rows at most). */
 export async function licensePage(
@@ -65,10 +78,8 @@ export async function licensePage(
   employeeId: number,
   page: KeysetPage,
 ): Promise<LicenseRecord[]> {
-  const query = selectLicenses(db, principal).where('l.employee_id', employeeId);
-  if (page.filter !== null) query.where('l.license_number', page.filter);
-  applyKeysetPage(query, 'l.security_license_id', page);
-  const rows = await selectRows(db, query);
+  const values = { companyId: principal.companyId, employeeId, licenseNumber: page.filter, fromKey: page.from?.key ?? null };
+  const rows = await licensePages.select(db, { values, structure: keysetStructure(page) });
   return rows.map(toLicense);
 }
 

@@ -4,7 +4,7 @@ import { sendGraphQLFailure } from '../graphql/send-failure.js';
 import { routeLabeler } from '../rest/route-matcher.js';
 import { sendEnvelopeFailure } from '../rest/send-failure.js';
 import { refusal, type HttpFailure } from '../shared/http/failure.js';
-import type { Logger } from '../shared/observability/logger.js';
+import { requestLineLogger, type Logger } from '../shared/observability/logger.js';
 import { attachRequestContext, type RequestContext } from '../shared/request-context.js';
 import type { CorsLayer } from './cors.js';
 import { headerBytes } from './header-overflow.js';
@@ -56,11 +56,12 @@ export function requestEntry(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { limits, logger } = options;
   const routeOf = routeLabeler(options.routePaths, options.fixedPaths);
+  const requestLog = requestLineLogger(logger);
   return (req, res) => {
     const context: RequestContext = { requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]), log: logger };
     attachRequestContext(res, context);
     res.setHeader(REQUEST_ID_HEADER, context.requestId);
-    logWhenClosed(req, res, context, logger, () => routeOf(pathnameOf(req.url)));
+    logWhenClosed(req, res, context, requestLog, () => routeOf(pathnameOf(req.url)));
     const cors = options.cors(req, res, pathnameOf(req.url));
     if ((req.url?.length ?? 0) > limits.maxUrlLength) {
       req.resume();

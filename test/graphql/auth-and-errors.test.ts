@@ -25,6 +25,8 @@ describe('GraphQL: GraphiQL, credentials and error codes', () => {
       expect(res.headers.get('content-type') ?? '').toMatch(/^text\/html/);
       expect(res.text).toMatch(/<html/i);
       expect(res.text.toLowerCase()).toContain('graphiql');
+      // Every script of the page comes from this host (src/server/graphiql/), never a CDN.
+      expect(res.text).not.toMatch(/<script[^>]+src=["']?https?:/);
     });
 
     it('does not execute a GET query without credentials', async () => {

@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from './knex.js';
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 interface SqliteStatement {
   all(...bindings: unknown[]): Row[];
 }
-interface SqliteConnection {
+export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 
 const STATEMENTS_PER_CONNECTION = 500;
 const statementCache = new WeakMap<object, Map<string, SqliteStatement>>();
 
-function cachedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
+export function cachedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
   let statements = statementCache.get(connection);
   if (!statements) {
     statements = new Map();
@@ -32,7 +32,7 @@ function cachedStatement(connection: SqliteConnection, sql: string): SqliteState
 }
 
 // The same conversions knex applies to better-sqlite3 bindings.
-function sqliteBinding(value: unknown): unknown {
+export function sqliteBinding(value: unknown): unknown {
   if (typeof value === 'boolean') return Number(value);
   if (value instanceof Date) return value.valueOf();
   return value;

@@ -43,3 +43,14 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * The logger for the one line per request (src/server/request-log.ts): the same stream, level,
+ * base fields and timestamps, without the redaction pass. That line is built from fixed fields
+ * (request id, method, route pattern, status, duration, key id), none of them a redacted path,
+ * so redaction never changes it; walking the paths for every request cost more than writing
+ * the line. Everything else, errors included, goes through the redacting logger.
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
+}
