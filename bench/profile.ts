@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     for (const id of PROFILED) {
       // One directory per run: the tsx loader thread writes its own profile next to the main thread's.
       const dir = join(outDir, `${id}-${Date.now()}`);
-      const gateway = await ServerProcess.start('gateway', 'gateway', dataset.small, ['--cpu-prof', '--cpu-prof-dir', dir]);
+      const gateway = await ServerProcess.start('gateway', 'gateway', dataset.small, { execArgv: ['--cpu-prof', '--cpu-prof-dir', dir] });
       let requests = 0;
       try {
         const groups = await buildScenarios({ gateway, gateway1m: gateway1m!, raw: raw!, peer: peer! }, dataset.small, console.log);
