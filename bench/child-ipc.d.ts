@@ -20,7 +20,9 @@ export interface ServerStats {
 export type ChildMessage =
   | { type: 'ready'; port: number }
   | { type: 'stats'; seq: number; stats: ServerStats }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  /** A child-specific answer to a request sent with ServerProcess.ask. */
+  | { type: 'answer'; seq: number; value: unknown };
 
 /**
  * The child side: listens on an ephemeral loopback port, reports it, answers stats requests,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { ensureDataset } from './dataset.js';
+import { runDelivery } from './delivery.js';
 import { LoadFailure, measure } from './measure.js';
 import { parseOptions } from './options.js';
 import { pairedRatio, summarize, table, targetsTable, type Rounds, type Target } from './report.js';
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
     await runGroup('license page', groups.licensePage, rounds);
     await runGroup('scale', groups.scale, rounds);
     await runGroup('timesheet list', timesheetList, rounds);
+    const delivery = await runDelivery(dataset.small, { events: options.quick ? 100 : 1000, latencyEvents: options.quick ? 20 : 100, log });
 
     const summaries = summarize(rounds);
     const ratios = {
@@ -76,6 +78,7 @@ async function main(): Promise<number> {
       licensePage1MVs10k: pairedRatio(rounds, 'scale.1m', 'scale.10k', 'p50Ms'),
       timesheetList1MVs10k: pairedRatio(rounds, 'timesheetList.1m', 'timesheetList.10k', 'p50Ms'),
       timesheetListFiltered1MVs10k: pairedRatio(rounds, 'timesheetListFiltered.1m', 'timesheetListFiltered.10k', 'p50Ms'),
+      deliveryVsBarePost: delivery.deliveryVsBarePost,
       // Context for the four above.
       licenseRestVsRaw: pairedRatio(rounds, 'licensePage.rest', 'licensePage.raw', 'requestsPerSecond'),
       licenseGraphqlVsYoga: pairedRatio(rounds, 'licensePage.graphql', 'licensePage.peer', 'requestsPerSecond'),
@@ -106,6 +109,9 @@ async function main(): Promise<number> {
       timesheetListFiltered1MVs10k: { value: ratios.timesheetListFiltered1MVs10k, target: '≤ 1.5', met: ratios.timesheetListFiltered1MVs10k <= 1.5 },
       sqlPerTimesheetPageRest: { value: sqlPerTimesheetPage.rest, target: '≤ 2', met: sqlPerTimesheetPage.rest <= 2 },
       sqlPerTimesheetPageGql: { value: sqlPerTimesheetPage.graphql, target: '≤ 2', met: sqlPerTimesheetPage.graphql <= 2 },
+      deliveryVsBarePost: { value: delivery.deliveryVsBarePost, target: '≥ 0.5', met: delivery.deliveryVsBarePost >= 0.5 },
+      deliveryP50Ms: { value: delivery.p50Ms, target: `≤ poll ${delivery.pollIntervalMs} ms`, met: delivery.p50Ms <= delivery.pollIntervalMs },
+      deliveryP99Ms: { value: delivery.p99Ms, target: 'reported', met: true },
       rssMB: { value: rssMB, target: '≤ 150', met: rssMB <= 150 },
     };
 
@@ -113,6 +119,7 @@ async function main(): Promise<number> {
       ratios,
       sqlPerLicensePage,
       sqlPerTimesheetPage,
+      delivery,
       rssMB,
       targets,
       scenarios: summaries,

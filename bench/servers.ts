@@ -6,7 +6,7 @@ import { JWT_SECRET, SUB_KEY } from './dataset.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export type ServerKind = 'gateway' | 'raw' | 'rawPg' | 'peer' | 'mercurius';
+export type ServerKind = 'gateway' | 'raw' | 'rawPg' | 'peer' | 'mercurius' | 'receiver';
 
 /** The gateway runs the compiled dist/ under plain node; the baselines and peers run through tsx. */
 const SCRIPTS: Record<ServerKind, { script: string; compiled: boolean }> = {
@@ -15,6 +15,7 @@ const SCRIPTS: Record<ServerKind, { script: string; compiled: boolean }> = {
   rawPg: { script: 'bench/raw-pg-server.ts', compiled: false },
   peer: { script: 'bench/peer-yoga-server.ts', compiled: false },
   mercurius: { script: 'bench/peer-mercurius-server.ts', compiled: false },
+  receiver: { script: 'bench/webhook-receiver.ts', compiled: false },
 };
 
 /** The gateway's configuration variables for a data set: a SQLite file or a database URL. */
@@ -34,6 +35,7 @@ export function gatewayConfig(database: string, extra: Record<string, string> = 
 export class ServerProcess {
   private seq = 0;
   private readonly pending = new Map<number, (stats: ServerStats) => void>();
+  private readonly answers = new Map<number, (value: unknown) => void>();
   private exited = false;
 
   private constructor(
@@ -45,6 +47,9 @@ export class ServerProcess {
       if (message.type === 'stats') {
         this.pending.get(message.seq)?.(message.stats);
         this.pending.delete(message.seq);
+      } else if (message.type === 'answer') {
+        this.answers.get(message.seq)?.(message.value);
+        this.answers.delete(message.seq);
       }
     });
     child.on('exit', () => {
@@ -101,6 +106,16 @@ export class ServerProcess {
       if (this.exited) return reject(new Error(`${this.name} is not running`));
       this.pending.set(seq, resolve);
       this.child.send({ type: 'stats', seq } satisfies ParentMessage);
+    });
+  }
+
+  /** Sends a child-specific request (with a fresh seq) and resolves with its answer. */
+  ask<T>(message: { type: string; [key: string]: unknown }): Promise<T> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(`${this.name} is not running`));
+      this.answers.set(seq, resolve as (value: unknown) => void);
+      this.child.send({ ...message, seq });
     });
   }
 
