@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { cpus } from 'node:os';
 import { ensureDataset } from './dataset.js';
 import { runDelivery } from './delivery.js';
+import { runImportBench } from './import-bench.js';
 import { LoadFailure, measure } from './measure.js';
 import { parseOptions } from './options.js';
 import { pairedRatio, summarize, table, targetsTable, type Rounds, type Target } from './report.js';
@@ -67,7 +69,8 @@ async function main(): Promise<number> {
     await runGroup('license page', groups.licensePage, rounds);
     await runGroup('scale', groups.scale, rounds);
     await runGroup('timesheet list', timesheetList, rounds);
-    const delivery = await runDelivery(dataset.small, { events: options.quick ? 100 : 1000, latencyEvents: options.quick ? 20 : 100, log });
+    const delivery = await runDelivery(dataset.small, { events: options.deliveryEvents, latencyEvents: options.quick ? 20 : 100, log });
+    const importRun = await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log });
 
     const summaries = summarize(rounds);
     const ratios = {
@@ -79,6 +82,7 @@ async function main(): Promise<number> {
       timesheetList1MVs10k: pairedRatio(rounds, 'timesheetList.1m', 'timesheetList.10k', 'p50Ms'),
       timesheetListFiltered1MVs10k: pairedRatio(rounds, 'timesheetListFiltered.1m', 'timesheetListFiltered.10k', 'p50Ms'),
       deliveryVsBarePost: delivery.deliveryVsBarePost,
+      importVsRawInsert: importRun.importVsRawInsert,
       // Context for the four above.
       licenseRestVsRaw: pairedRatio(rounds, 'licensePage.rest', 'licensePage.raw', 'requestsPerSecond'),
       licenseGraphqlVsYoga: pairedRatio(rounds, 'licensePage.graphql', 'licensePage.peer', 'requestsPerSecond'),
@@ -112,6 +116,8 @@ async function main(): Promise<number> {
       deliveryVsBarePost: { value: delivery.deliveryVsBarePost, target: '≥ 0.5', met: delivery.deliveryVsBarePost >= 0.5 },
       deliveryP50Ms: { value: delivery.p50Ms, target: `≤ poll ${delivery.pollIntervalMs} ms`, met: delivery.p50Ms <= delivery.pollIntervalMs },
       deliveryP99Ms: { value: delivery.p99Ms, target: 'reported', met: true },
+      importVsRawInsert: { value: importRun.importVsRawInsert, target: '≥ 0.5', met: importRun.importVsRawInsert >= 0.5 },
+      importPeakRssMB: { value: importRun.importPeakRssMB, target: '≤ 300', met: importRun.importPeakRssMB <= 300 },
       rssMB: { value: rssMB, target: '≤ 150', met: rssMB <= 150 },
     };
 
@@ -120,6 +126,8 @@ async function main(): Promise<number> {
       sqlPerLicensePage,
       sqlPerTimesheetPage,
       delivery,
+      importPeakRssMB: importRun.importPeakRssMB,
+      import: importRun,
       rssMB,
       targets,
       scenarios: summaries,
