@@ -5,6 +5,7 @@ import { cpus } from 'node:os';
 import { ensureDataset } from './dataset.js';
 import { runDelivery } from './delivery.js';
 import { runImportBench } from './import-bench.js';
+import { startPgBench } from './pg-bench.js';
 import { LoadFailure, measure } from './measure.js';
 import { parseOptions } from './options.js';
 import { pairedRatio, summarize, table, targetsTable, type Rounds, type Target } from './report.js';
@@ -69,6 +70,12 @@ async function main(): Promise<number> {
     await runGroup('license page', groups.licensePage, rounds);
     await runGroup('scale', groups.scale, rounds);
     await runGroup('timesheet list', timesheetList, rounds);
+    const postgres = await startPgBench(dataset.small, groups.licensePageExpected, log);
+    try {
+      await runGroup('postgres', postgres.scenarios, rounds);
+    } finally {
+      await postgres.close();
+    }
     const delivery = await runDelivery(dataset.small, { events: options.deliveryEvents, latencyEvents: options.quick ? 20 : 100, log });
     const importRun = await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log });
 
@@ -79,6 +86,7 @@ async function main(): Promise<number> {
       graphqlVsMercurius: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.mercurius', 'requestsPerSecond'),
       graphqlVsYoga: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.peer', 'requestsPerSecond'),
       licensePage1MVs10k: pairedRatio(rounds, 'scale.1m', 'scale.10k', 'p50Ms'),
+      pgRestVsRaw: pairedRatio(rounds, 'pgLicensePage.rest', 'pgLicensePage.raw', 'requestsPerSecond'),
       timesheetList1MVs10k: pairedRatio(rounds, 'timesheetList.1m', 'timesheetList.10k', 'p50Ms'),
       timesheetListFiltered1MVs10k: pairedRatio(rounds, 'timesheetListFiltered.1m', 'timesheetListFiltered.10k', 'p50Ms'),
       deliveryVsBarePost: delivery.deliveryVsBarePost,
@@ -109,6 +117,7 @@ async function main(): Promise<number> {
       sqlPerLicensePageRest: { value: sqlPerLicensePage.rest, target: '≤ 2', met: sqlPerLicensePage.rest <= 2 },
       sqlPerLicensePageGql: { value: sqlPerLicensePage.graphql, target: '≤ 2', met: sqlPerLicensePage.graphql <= 2 },
       licensePage1MVs10k: { value: ratios.licensePage1MVs10k, target: '≤ 1.5', met: ratios.licensePage1MVs10k <= 1.5 },
+      pgRestVsRaw: { value: ratios.pgRestVsRaw, target: '≥ 0.6', met: ratios.pgRestVsRaw >= 0.6 },
       timesheetList1MVs10k: { value: ratios.timesheetList1MVs10k, target: '≤ 1.5', met: ratios.timesheetList1MVs10k <= 1.5 },
       timesheetListFiltered1MVs10k: { value: ratios.timesheetListFiltered1MVs10k, target: '≤ 1.5', met: ratios.timesheetListFiltered1MVs10k <= 1.5 },
       sqlPerTimesheetPageRest: { value: sqlPerTimesheetPage.rest, target: '≤ 2', met: sqlPerTimesheetPage.rest <= 2 },
@@ -152,6 +161,9 @@ async function main(): Promise<number> {
           'The timesheet-list ratios compare the 12,000-timesheet file with the 1,000,000-timesheet file (keys say 10k as the targets do).',
           'Latencies are per-response times measured by autocannon, at the given connection count.',
           'Servers run in forked child processes; CPU per request is the server process CPU ÷ completed requests.',
+          `The import measured ${options.importRecords.toLocaleString('en')} licenses${options.quick ? ' (quick run; the target is for 1,000,000)' : ''}; its time is the whole shiftgate import command, start to exit.`,
+          `Webhook delivery: ${options.deliveryEvents} events × 4 subscriptions, the shipped dispatcher settings (polling every WEBHOOK_POLL_INTERVAL_MS, 4 sends at once per host); p50/p99 from ${options.quick ? 20 : 100} events committed one at a time.`,
+          'The PostgreSQL license page runs in a schema of its own in the local server (BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), dropped after; its gateway is not in rssMB.',
         ],
       },
     };

@@ -30,6 +30,8 @@ export interface ScenarioGroups {
   licensePage: Scenario[];
   scale: Scenario[];
   timesheetIdsInScope: number;
+  /** The license page's path and the raw baseline's body, for other backends to match. */
+  licensePageExpected: { path: string; text: string };
 }
 
 export const LICENSE_PAGE_SIZE = 50;
@@ -191,6 +193,7 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
 
   return {
     timesheetIdsInScope: inScope.length,
+    licensePageExpected: { path: pagePath, text: pageRaw.text },
     timesheet: [
       { id: 'timesheet.rest', label: 'timesheet  REST gateway', server: gateway, target: restTarget(gateway, timesheetToken) },
       { id: 'timesheet.graphql', label: 'timesheet  GraphQL gateway', server: gateway, target: graphqlTarget(gateway, timesheetToken, () => graphqlPlans.get(pick())!) },
