@@ -83,6 +83,9 @@ function rawInsert(file: string, count: number): number {
 }
 
 /** Runs `shiftgate import` from dist/ as a user would; its peak RSS is written by a preload at exit. */
+/** The import is stopped (and the run fails) after this long. */
+const IMPORT_LIMIT_MS = 30 * 60_000;
+
 async function runImport(dbFile: string, jsonFile: string, rssFile: string): Promise<{ seconds: number; stdout: string }> {
   const preload = `data:text/javascript,${encodeURIComponent(
     `import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
@@ -97,8 +100,11 @@ async function runImport(dbFile: string, jsonFile: string, rssFile: string): Pro
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const limit = setTimeout(() => child.kill('SIGKILL'), IMPORT_LIMIT_MS);
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? -1 : null))));
+  clearTimeout(limit);
   const seconds = (performance.now() - started) / 1000;
+  if (code === -1 && seconds * 1000 >= IMPORT_LIMIT_MS) throw new Error(`import check failed: not done after ${IMPORT_LIMIT_MS / 60_000} min`);
   if (code !== 0) throw new Error(`import check failed: shiftgate import exited ${code}: ${stderr.slice(0, 500)}`);
   return { seconds, stdout };
 }

@@ -77,7 +77,14 @@ async function main(): Promise<number> {
       await postgres.close();
     }
     const delivery = await runDelivery(dataset.small, { events: options.deliveryEvents, latencyEvents: options.quick ? 20 : 100, log });
-    const importRun = await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log });
+    // An import that fails (a crash, a wrong row) fails the run, but only after the results of
+    // everything else are written, with the import's keys null and its error beside them.
+    let importError: string | null = null;
+    const importRun = await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log }).catch((error: unknown) => {
+      importError = error instanceof Error ? error.message : String(error);
+      log(`import failed: ${importError}`);
+      return null;
+    });
 
     const summaries = summarize(rounds);
     const ratios = {
@@ -90,7 +97,7 @@ async function main(): Promise<number> {
       timesheetList1MVs10k: pairedRatio(rounds, 'timesheetList.1m', 'timesheetList.10k', 'p50Ms'),
       timesheetListFiltered1MVs10k: pairedRatio(rounds, 'timesheetListFiltered.1m', 'timesheetListFiltered.10k', 'p50Ms'),
       deliveryVsBarePost: delivery.deliveryVsBarePost,
-      importVsRawInsert: importRun.importVsRawInsert,
+      importVsRawInsert: importRun?.importVsRawInsert ?? null,
       // Context for the four above.
       licenseRestVsRaw: pairedRatio(rounds, 'licensePage.rest', 'licensePage.raw', 'requestsPerSecond'),
       licenseGraphqlVsYoga: pairedRatio(rounds, 'licensePage.graphql', 'licensePage.peer', 'requestsPerSecond'),
@@ -125,8 +132,8 @@ async function main(): Promise<number> {
       deliveryVsBarePost: { value: delivery.deliveryVsBarePost, target: '≥ 0.5', met: delivery.deliveryVsBarePost >= 0.5 },
       deliveryP50Ms: { value: delivery.p50Ms, target: `≤ poll ${delivery.pollIntervalMs} ms`, met: delivery.p50Ms <= delivery.pollIntervalMs },
       deliveryP99Ms: { value: delivery.p99Ms, target: 'reported', met: true },
-      importVsRawInsert: { value: importRun.importVsRawInsert, target: '≥ 0.5', met: importRun.importVsRawInsert >= 0.5 },
-      importPeakRssMB: { value: importRun.importPeakRssMB, target: '≤ 300', met: importRun.importPeakRssMB <= 300 },
+      importVsRawInsert: { value: importRun?.importVsRawInsert ?? Number.NaN, target: '≥ 0.5', met: (importRun?.importVsRawInsert ?? 0) >= 0.5 },
+      importPeakRssMB: { value: importRun?.importPeakRssMB ?? Number.NaN, target: '≤ 300', met: (importRun?.importPeakRssMB ?? Infinity) <= 300 },
       rssMB: { value: rssMB, target: '≤ 150', met: rssMB <= 150 },
     };
 
@@ -135,8 +142,8 @@ async function main(): Promise<number> {
       sqlPerLicensePage,
       sqlPerTimesheetPage,
       delivery,
-      importPeakRssMB: importRun.importPeakRssMB,
-      import: importRun,
+      importPeakRssMB: importRun?.importPeakRssMB ?? null,
+      import: importRun ?? { error: importError },
       rssMB,
       targets,
       scenarios: summaries,
@@ -175,6 +182,10 @@ async function main(): Promise<number> {
     log('');
     log(`ratios: ${JSON.stringify(ratios)}`);
     log(`wrote ${options.out} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s total`);
+    if (importError !== null) {
+      console.error(`bench failed: the import did not complete: ${importError}`);
+      return 1;
+    }
     return 0;
   } finally {
     await Promise.all(started.map((server) => server.stop()));
