@@ -7,7 +7,7 @@ import { DEVELOPER_API_KEY, HOT_STAFF_ID, JWT_SECRET, SUB_KEY } from './dataset.
 import { LICENSE_PAGE_SIZE, call, check, requestToken, type Scenario } from './scenarios.js';
 import { ServerProcess } from './servers.js';
 
-/** The local PostgreSQL the tests use; BENCH_DATABASE_URL overrides it. */
+/** The local PostgreSQL the tests use; BENCH_DATABASE_URL (or else TEST_DATABASE_URL) overrides it. */
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** The tables the license page reads, in the order their references need. */
 const TABLES = ['companies', 'customers', 'sites', 'staff', 'licenses', 'api_keys'];
@@ -63,7 +63,7 @@ async function copyTables(sqliteFile: string, client: pg.Client, schema: string)
  * Checks: both answer the page byte for byte as the SQLite raw baseline did.
  */
 export async function startPgBench(smallDb: string, expectedPage: { path: string; text: string }, log: (line: string) => void): Promise<PgBench> {
-  const baseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
+  const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
   const schema = `shiftgate_bench_${randomBytes(4).toString('hex')}`;
   const url = withSearchPath(baseUrl, schema);
   const admin = new pg.Client({ connectionString: baseUrl });

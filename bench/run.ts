@@ -170,7 +170,7 @@ async function main(): Promise<number> {
           'Servers run in forked child processes; CPU per request is the server process CPU ÷ completed requests.',
           `The import measured ${options.importRecords.toLocaleString('en')} licenses${options.quick ? ' (quick run; the target is for 1,000,000)' : ''}; its time is the whole shiftgate import command, start to exit.`,
           `Webhook delivery: ${options.deliveryEvents} events × 4 subscriptions, the shipped dispatcher settings (polling every WEBHOOK_POLL_INTERVAL_MS, 4 sends at once per host); p50/p99 from ${options.quick ? 20 : 100} events committed one at a time.`,
-          'The PostgreSQL license page runs in a schema of its own in the local server (BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), dropped after; its gateway is not in rssMB.',
+          'The PostgreSQL license page runs in a schema of its own in the local server (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test), dropped after; its gateway is not in rssMB.',
         ],
       },
     };
