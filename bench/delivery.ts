@@ -125,7 +125,10 @@ async function barePosts(url: string, secret: string, payload: string, count: nu
  * connections as the dispatcher may hold to one host. Latency: events committed one at a time
  * while the dispatcher is idle, commit → arrival.
  */
-export async function runDelivery(smallDb: string, options: { events: number; latencyEvents: number; log: (line: string) => void }): Promise<DeliveryResult> {
+export async function runDelivery(
+  smallDb: string,
+  options: { events: number; latencyEvents: number; log: (line: string) => void; gatewayExecArgv?: string[] },
+): Promise<DeliveryResult> {
   const { log } = options;
   const dir = mkdtempSync(join(tmpdir(), 'shiftgate-bench-delivery-'));
   const file = join(dir, 'delivery.sqlite');
@@ -154,7 +157,7 @@ export async function runDelivery(smallDb: string, options: { events: number; la
     // Throughput: the backlog is committed before the dispatcher starts.
     const backlog = await emit(db, options.events, timesheetIds);
     const config = { WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' };
-    gateway = await ServerProcess.start('gateway-dispatcher', 'gateway', file, { config, args: ['--dispatcher'] });
+    gateway = await ServerProcess.start('gateway-dispatcher', 'gateway', file, { config, args: ['--dispatcher'], execArgv: options.gatewayExecArgv ?? [] });
     const drained = await waitFor(receiver, backlog.size, 120_000);
     checkIds(drained, backlog);
     const times = [...drained.receivedAt].sort((a, b) => a - b);
