@@ -26,6 +26,7 @@ export const TIMESHEET_KEY_CUSTOMERS = [1, 2, 3, 4, 5, 6];
 
 const GENERATOR_VERSION = 4;
 const TIMESHEETS = 12_000;
+const LARGE_TIMESHEETS = 1_000_000;
 const SMALL_LICENSES = 10_000;
 const LARGE_LICENSES = 1_000_000;
 const STAFF_COMPANY_1 = 1_000;
@@ -40,9 +41,12 @@ const HEAVY_STAFF = new Map([
 export interface Dataset {
   small: string;
   large: string;
+  /** The small file plus timesheets up to 1,000,000 (its first 12,000 are the small file's). */
+  timesheetsLarge: string;
   licensesSmall: number;
   licensesLarge: number;
   timesheets: number;
+  timesheetsLargeCount: number;
   generatedNow: boolean;
   generationSeconds: number;
 }
@@ -133,61 +137,7 @@ function fillBase(file: string): void {
       staffByCompany.get(company)!.push(id);
     }
     insertLicenses(db, rand, 1, SMALL_LICENSES, true);
-    const timesheet = db.prepare(
-      `INSERT INTO timesheets (timesheet_id, site_id, employee_id, entry_type, position, service, paygroup,
-         scheduled_start_time, scheduled_end_time, timeclock_start_time, timeclock_break_start_time, timeclock_break_end_time,
-         timeclock_end_time, pay_start_time, pay_end_time, invoice_start_time, invoice_end_time, approved_date_time,
-         customer_approved_date_time, clock_in_coordinates, clock_out_coordinates, staff_submitted_timesheet_times,
-         pay_break_time, invoice_break_time, notes, allowances, status, approved_by, customer_approval_status,
-         customer_approver, lock, schedule_notes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const base = Date.UTC(2026, 0, 1);
-    for (let id = 1; id <= TIMESHEETS; id++) {
-      const company = rand() < 0.75 ? 1 : 2;
-      const siteId = pick(rand, sitesByCompany.get(company)!);
-      const employeeId = pick(rand, staffByCompany.get(company)!);
-      const start = base + Math.floor(rand() * 300) * 86_400_000 + Math.floor(rand() * 24) * 3_600_000;
-      const end = start + 8 * 3_600_000;
-      const clockIn = start - Math.floor(rand() * 10) * 60_000;
-      const clockOut = end + Math.floor(rand() * 10) * 60_000;
-      const approved = rand() < 0.6;
-      const hadBreak = rand() < 0.7;
-      timesheet.run(
-        id,
-        siteId,
-        employeeId,
-        'Shift',
-        pick(rand, ['Guard', 'Supervisor', 'Patrol']),
-        pick(rand, ['Static guarding', 'Mobile patrol', 'Event security']),
-        pick(rand, ['Weekly', 'Fortnightly']),
-        iso(start),
-        iso(end),
-        iso(clockIn),
-        hadBreak ? iso(start + 4 * 3_600_000) : null,
-        hadBreak ? iso(start + 4.5 * 3_600_000) : null,
-        iso(clockOut),
-        iso(start),
-        iso(end),
-        iso(start),
-        iso(end),
-        approved ? iso(end + 86_400_000) : null,
-        approved && rand() < 0.5 ? iso(end + 2 * 86_400_000) : null,
-        JSON.stringify({ latitude: -33.8 - rand() / 10, longitude: 151.2 + rand() / 10 }),
-        JSON.stringify({ latitude: -33.8 - rand() / 10, longitude: 151.2 + rand() / 10 }),
-        rand() < 0.3 ? JSON.stringify({ start: iso(clockIn), end: iso(clockOut) }) : null,
-        hadBreak ? 30 : 0,
-        hadBreak ? 30 : 0,
-        JSON.stringify(rand() < 0.5 ? [{ text: 'All quiet', author: 'supervisor' }] : []),
-        JSON.stringify(rand() < 0.2 ? [{ code: 'NIGHT', amount: 12.5 }] : []),
-        approved ? 'Approved' : 'Pending',
-        approved ? 'Supervisor Jones' : null,
-        approved ? 'Approved' : 'Pending',
-        approved ? 'Customer Lee' : null,
-        approved ? 1 : 0,
-        rand() < 0.1 ? JSON.stringify([{ text: 'Bring hi-vis' }]) : null,
-      );
-    }
+    insertTimesheets(db, rand, 1, TIMESHEETS, sitesByCompany, staffByCompany);
     const key = db.prepare(
       `INSERT INTO api_keys (id, key_hash, key_prefix, key_type, company_id, customer_ids, site_ids, name, created_at, revoked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
@@ -208,6 +158,72 @@ function fillBase(file: string): void {
   });
   run();
   db.close();
+}
+
+/** Timesheets with ids from..to at random sites and staff of a random company, through 2026. */
+function insertTimesheets(
+  db: Database.Database,
+  rand: () => number,
+  from: number,
+  to: number,
+  sitesByCompany: Map<number, number[]>,
+  staffByCompany: Map<number, number[]>,
+): void {
+  const timesheet = db.prepare(
+    `INSERT INTO timesheets (timesheet_id, site_id, employee_id, entry_type, position, service, paygroup,
+       scheduled_start_time, scheduled_end_time, timeclock_start_time, timeclock_break_start_time, timeclock_break_end_time,
+       timeclock_end_time, pay_start_time, pay_end_time, invoice_start_time, invoice_end_time, approved_date_time,
+       customer_approved_date_time, clock_in_coordinates, clock_out_coordinates, staff_submitted_timesheet_times,
+       pay_break_time, invoice_break_time, notes, allowances, status, approved_by, customer_approval_status,
+       customer_approver, lock, schedule_notes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const base = Date.UTC(2026, 0, 1);
+  for (let id = from; id <= to; id++) {
+    const company = rand() < 0.75 ? 1 : 2;
+    const siteId = pick(rand, sitesByCompany.get(company)!);
+    const employeeId = pick(rand, staffByCompany.get(company)!);
+    const start = base + Math.floor(rand() * 300) * 86_400_000 + Math.floor(rand() * 24) * 3_600_000;
+    const end = start + 8 * 3_600_000;
+    const clockIn = start - Math.floor(rand() * 10) * 60_000;
+    const clockOut = end + Math.floor(rand() * 10) * 60_000;
+    const approved = rand() < 0.6;
+    const hadBreak = rand() < 0.7;
+    timesheet.run(
+      id,
+      siteId,
+      employeeId,
+      'Shift',
+      pick(rand, ['Guard', 'Supervisor', 'Patrol']),
+      pick(rand, ['Static guarding', 'Mobile patrol', 'Event security']),
+      pick(rand, ['Weekly', 'Fortnightly']),
+      iso(start),
+      iso(end),
+      iso(clockIn),
+      hadBreak ? iso(start + 4 * 3_600_000) : null,
+      hadBreak ? iso(start + 4.5 * 3_600_000) : null,
+      iso(clockOut),
+      iso(start),
+      iso(end),
+      iso(start),
+      iso(end),
+      approved ? iso(end + 86_400_000) : null,
+      approved && rand() < 0.5 ? iso(end + 2 * 86_400_000) : null,
+      JSON.stringify({ latitude: -33.8 - rand() / 10, longitude: 151.2 + rand() / 10 }),
+      JSON.stringify({ latitude: -33.8 - rand() / 10, longitude: 151.2 + rand() / 10 }),
+      rand() < 0.3 ? JSON.stringify({ start: iso(clockIn), end: iso(clockOut) }) : null,
+      hadBreak ? 30 : 0,
+      hadBreak ? 30 : 0,
+      JSON.stringify(rand() < 0.5 ? [{ text: 'All quiet', author: 'supervisor' }] : []),
+      JSON.stringify(rand() < 0.2 ? [{ code: 'NIGHT', amount: 12.5 }] : []),
+      approved ? 'Approved' : 'Pending',
+      approved ? 'Supervisor Jones' : null,
+      approved ? 'Approved' : 'Pending',
+      approved ? 'Customer Lee' : null,
+      approved ? 1 : 0,
+      rand() < 0.1 ? JSON.stringify([{ text: 'Bring hi-vis' }]) : null,
+    );
+  }
 }
 
 const LICENSE_INSERT = `INSERT INTO licenses (security_license_id, employee_id, state, license_number, status, expiry_date,
@@ -257,6 +273,25 @@ function insertLicenses(db: Database.Database, rand: () => number, from: number,
   }
 }
 
+/** Company → its site ids and its staff ids, as fillBase creates them. */
+function organisation(): { sitesByCompany: Map<number, number[]>; staffByCompany: Map<number, number[]> } {
+  const sitesByCompany = new Map<number, number[]>([[1, []], [2, []]]);
+  for (let c = 1; c <= 16; c++) for (let s = 1; s <= 4; s++) sitesByCompany.get(c <= 12 ? 1 : 2)!.push(c * 10 + s);
+  const staffByCompany = new Map<number, number[]>([[1, []], [2, []]]);
+  for (let id = 1; id <= STAFF_COMPANY_1 + STAFF_COMPANY_2; id++) staffByCompany.get(id <= STAFF_COMPANY_1 ? 1 : 2)!.push(id);
+  return { sitesByCompany, staffByCompany };
+}
+
+/** Adds timesheets after the small file's, spread over the same sites, staff and dates. */
+function fillTimesheetsLarge(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.pragma('synchronous = OFF');
+  const { sitesByCompany, staffByCompany } = organisation();
+  db.transaction(() => insertTimesheets(db, prng(7), TIMESHEETS + 1, LARGE_TIMESHEETS, sitesByCompany, staffByCompany))();
+  db.close();
+}
+
 function fillLarge(file: string): void {
   const db = new Database(file);
   db.pragma('journal_mode = DELETE');
@@ -272,22 +307,38 @@ export async function ensureDataset(options: { regenerate?: boolean; log?: (line
   const dir = join(tmpdir(), `shiftgate-bench-${cacheKey()}`);
   const small = join(dir, 'licenses-10k.sqlite');
   const large = join(dir, 'licenses-1m.sqlite');
+  const timesheetsLarge = join(dir, 'timesheets-1m.sqlite');
   const marker = join(dir, 'complete');
-  const info = { small, large, licensesSmall: SMALL_LICENSES, licensesLarge: LARGE_LICENSES, timesheets: TIMESHEETS };
-  if (!options.regenerate && existsSync(marker)) {
+  const timesheetsMarker = join(dir, 'complete-timesheets-1m');
+  const info = {
+    small,
+    large,
+    timesheetsLarge,
+    licensesSmall: SMALL_LICENSES,
+    licensesLarge: LARGE_LICENSES,
+    timesheets: TIMESHEETS,
+    timesheetsLargeCount: LARGE_TIMESHEETS,
+  };
+  if (!options.regenerate && existsSync(marker) && existsSync(timesheetsMarker)) {
     log(`data set: cached in ${dir}`);
     return { ...info, generatedNow: false, generationSeconds: 0 };
   }
   const started = performance.now();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  await createSchema(small);
-  // The gateway opens files in WAL mode; generation writes in rollback mode, then hands over.
-  for (const suffix of ['-wal', '-shm']) rmSync(small + suffix, { force: true });
-  fillBase(small);
-  copyFileSync(small, large);
-  fillLarge(large);
-  writeFileSync(marker, new Date().toISOString());
+  if (options.regenerate || !existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    await createSchema(small);
+    // The gateway opens files in WAL mode; generation writes in rollback mode, then hands over.
+    for (const suffix of ['-wal', '-shm']) rmSync(small + suffix, { force: true });
+    fillBase(small);
+    copyFileSync(small, large);
+    fillLarge(large);
+    writeFileSync(marker, new Date().toISOString());
+  }
+  log('data set: adding timesheets up to 1,000,000 in a copy of the small file…');
+  copyFileSync(small, timesheetsLarge);
+  fillTimesheetsLarge(timesheetsLarge);
+  writeFileSync(timesheetsMarker, new Date().toISOString());
   const generationSeconds = (performance.now() - started) / 1000;
   log(`data set: generated in ${generationSeconds.toFixed(1)} s (${dir})`);
   return { ...info, generatedNow: true, generationSeconds };

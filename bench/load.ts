@@ -30,6 +30,8 @@ export interface LoadResult {
 export interface LoadOptions {
   seconds: number;
   connections: number;
+  /** Seconds a response may take before it counts as a timeout (autocannon's default is 10). */
+  timeoutSeconds?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -58,6 +60,7 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
     connections: options.connections,
     pipelining: 1,
     duration: options.seconds,
+    timeout: options.timeoutSeconds ?? 10,
     method: target.method,
     headers: target.headers,
     requests: [

@@ -20,7 +20,12 @@ export class LoadFailure extends Error {}
 export async function measure(scenario: Scenario, options: LoadOptions): Promise<Measurement> {
   const before = await scenario.server.stats();
   const loadgenBefore = process.cpuUsage();
-  const load = await runLoad(scenario.target, options);
+  const load = await runLoad(scenario.target, {
+    ...options,
+    connections: scenario.connections ?? options.connections,
+    seconds: Math.max(options.seconds, scenario.minSeconds ?? 0),
+    timeoutSeconds: Math.max(10, 2 * (scenario.minSeconds ?? 0)),
+  });
   const loadgen = process.cpuUsage(loadgenBefore);
   const after = await scenario.server.stats();
   if (load.failures > 0 || load.ok === 0) {

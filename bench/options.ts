@@ -7,6 +7,10 @@ export interface BenchOptions {
   connections: number;
   regenerate: boolean;
   out: string;
+  /** Licenses in the import file (1,000,000; 20,000 with --quick). */
+  importRecords: number;
+  /** Events written for the delivery throughput run (each goes to four subscriptions). */
+  deliveryEvents: number;
 }
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -30,5 +34,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     connections: Math.round(number('connections', 16)),
     regenerate: argv.includes('--regenerate'),
     out: value('out') ?? 'bench/results.json',
+    importRecords: Math.round(number('import-records', quick ? 20_000 : 1_000_000)),
+    deliveryEvents: Math.round(number('delivery-events', quick ? 100 : 1_000)),
   };
 }

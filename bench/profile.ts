@@ -32,9 +32,9 @@ async function main(): Promise<void> {
   const report: string[] = [];
   try {
     for (const id of PROFILED) {
-      // One directory per run: the tsx loader thread writes its own profile next to the main thread's.
+      // One directory per run: every thread with a V8 isolate writes its own profile there.
       const dir = join(outDir, `${id}-${Date.now()}`);
-      const gateway = await ServerProcess.start('gateway', 'gateway', dataset.small, ['--cpu-prof', '--cpu-prof-dir', dir]);
+      const gateway = await ServerProcess.start('gateway', 'gateway', dataset.small, { execArgv: ['--cpu-prof', '--cpu-prof-dir', dir] });
       let requests = 0;
       try {
         const groups = await buildScenarios({ gateway, gateway1m: gateway1m!, raw: raw!, peer: peer! }, dataset.small, console.log);

@@ -11,6 +11,9 @@ export interface Scenario {
   label: string;
   server: ServerProcess;
   target: LoadTarget;
+  /** Overrides for a scenario whose requests are slow: connections, least seconds per run. */
+  connections?: number;
+  minSeconds?: number;
 }
 
 export interface Servers {
@@ -18,6 +21,8 @@ export interface Servers {
   gateway1m: ServerProcess;
   raw: ServerProcess;
   peer: ServerProcess;
+  /** fastify + mercurius with graphql-jit; the timesheet group includes it when given. */
+  mercurius?: ServerProcess;
 }
 
 export interface ScenarioGroups {
@@ -25,13 +30,15 @@ export interface ScenarioGroups {
   licensePage: Scenario[];
   scale: Scenario[];
   timesheetIdsInScope: number;
+  /** The license page's path and the raw baseline's body, for other backends to match. */
+  licensePageExpected: { path: string; text: string };
 }
 
 export const LICENSE_PAGE_SIZE = 50;
 const TIMESHEET_QUERY = print(TimesheetDocument);
 const LICENSES_QUERY = print(StaffLicensesDocument);
 
-async function call(base: string, path: string, init: { token: string; body?: string }): Promise<{ status: number; text: string }> {
+export async function call(base: string, path: string, init: { token: string; body?: string }): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { 'external-gh-apim-sub-key': SUB_KEY, authorization: `Bearer ${init.token}` };
   if (init.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -46,7 +53,7 @@ async function call(base: string, path: string, init: { token: string; body?: st
   return { status: res.status, text: await res.text() };
 }
 
-async function requestToken(gateway: ServerProcess, apiKey: string): Promise<string> {
+export async function requestToken(gateway: ServerProcess, apiKey: string): Promise<string> {
   const res = await fetch(`${gateway.url}/api/external/token/request`, {
     method: 'POST',
     headers: { 'external-gh-apim-sub-key': SUB_KEY, 'content-type': 'application/json' },
@@ -58,7 +65,7 @@ async function requestToken(gateway: ServerProcess, apiKey: string): Promise<str
   return body.data.accessToken;
 }
 
-function check(condition: boolean, message: string): asserts condition {
+export function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(`pre-load check failed: ${message}`);
 }
 
@@ -96,7 +103,8 @@ function timesheetIds(file: string): { inScope: number[]; outOfScope: number[] }
  * REST data), and returns the load targets with the expected body of every request.
  */
 export async function buildScenarios(servers: Servers, smallDb: string, log: (line: string) => void): Promise<ScenarioGroups> {
-  const { gateway, gateway1m, raw, peer } = servers;
+  const { gateway, gateway1m, raw, peer, mercurius } = servers;
+  const graphqlPeers = mercurius ? [peer, mercurius] : [peer];
   const timesheetToken = await requestToken(gateway, TIMESHEET_API_KEY);
   const developerToken = await requestToken(gateway, DEVELOPER_API_KEY);
   let seed = 12345;
@@ -120,7 +128,7 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
     check(rest.status === 200 && rest.text === restExpected.get(id), `REST and raw bodies differ for timesheet ${id}:\n${rest.text}\n${restExpected.get(id)}`);
   }
   for (const id of sampled.slice(0, 50)) {
-    for (const server of [gateway, peer]) {
+    for (const server of [gateway, ...graphqlPeers]) {
       const res = await call(server.url, '/graphql', { token: timesheetToken, body: graphqlBody(id) });
       check(res.status === 200 && res.text === graphqlExpected(id), `${server.name} GraphQL body for timesheet ${id} differs:\n${res.text}`);
     }
@@ -130,7 +138,7 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
     const bare = await call(raw.url, restPath(id), { token: timesheetToken });
     check(rest.status === 404 && bare.status === 404 && rest.text === bare.text, `out-of-scope timesheet ${id}: ${rest.status} ${rest.text} vs ${bare.status} ${bare.text}`);
   }
-  log(`checks: ${sampled.length} timesheets byte-identical REST = raw, 50 GraphQL gateway = peer = REST data, out-of-scope 404s identical`);
+  log(`checks: ${sampled.length} timesheets byte-identical REST = raw, 50 GraphQL gateway = ${graphqlPeers.map((p) => p.name).join(' = ')} = REST data, out-of-scope 404s identical`);
 
   // Pre-built per-id requests, so the load generator only picks one.
   const inScope = ids.inScope;
@@ -185,11 +193,15 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
 
   return {
     timesheetIdsInScope: inScope.length,
+    licensePageExpected: { path: pagePath, text: pageRaw.text },
     timesheet: [
       { id: 'timesheet.rest', label: 'timesheet  REST gateway', server: gateway, target: restTarget(gateway, timesheetToken) },
       { id: 'timesheet.graphql', label: 'timesheet  GraphQL gateway', server: gateway, target: graphqlTarget(gateway, timesheetToken, () => graphqlPlans.get(pick())!) },
       { id: 'timesheet.raw', label: 'timesheet  raw node:http', server: raw, target: restTarget(raw, timesheetToken) },
       { id: 'timesheet.peer', label: 'timesheet  GraphQL vanilla yoga', server: peer, target: graphqlTarget(peer, timesheetToken, () => graphqlPlans.get(pick())!) },
+      ...(mercurius
+        ? [{ id: 'timesheet.mercurius', label: 'timesheet  GraphQL mercurius+jit', server: mercurius, target: graphqlTarget(mercurius, timesheetToken, () => graphqlPlans.get(pick())!) }]
+        : []),
     ],
     licensePage: [
       { id: 'licensePage.rest', label: 'licenses/50 REST gateway', server: gateway, target: restPageTarget(gateway) },

@@ -2,21 +2,40 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, ServerStats } from './child-ipc.js';
+import { JWT_SECRET, SUB_KEY } from './dataset.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export type ServerKind = 'gateway' | 'raw' | 'peer';
+export type ServerKind = 'gateway' | 'raw' | 'rawPg' | 'peer' | 'mercurius' | 'receiver';
 
-const SCRIPTS: Record<ServerKind, string> = {
-  gateway: 'bench/gateway-server.ts',
-  raw: 'bench/raw-server.ts',
-  peer: 'bench/peer-yoga-server.ts',
+/** The gateway runs the compiled dist/ under plain node; the baselines and peers run through tsx. */
+const SCRIPTS: Record<ServerKind, { script: string; compiled: boolean }> = {
+  gateway: { script: 'bench/gateway-server.js', compiled: true },
+  raw: { script: 'bench/raw-server.ts', compiled: false },
+  rawPg: { script: 'bench/raw-pg-server.ts', compiled: false },
+  peer: { script: 'bench/peer-yoga-server.ts', compiled: false },
+  mercurius: { script: 'bench/peer-mercurius-server.ts', compiled: false },
+  receiver: { script: 'bench/webhook-receiver.ts', compiled: false },
 };
+
+/** The gateway's configuration variables for a data set: a SQLite file or a database URL. */
+export function gatewayConfig(database: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: database.includes('://') ? database : `sqlite:${database}`,
+    SUBSCRIPTION_KEYS: SUB_KEY,
+    JWT_SECRET,
+    // The limiter still runs on every request; it just never says no to the load generator.
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...extra,
+  };
+}
 
 /** One server running in its own forked Node process, so its CPU and RSS are its own. */
 export class ServerProcess {
   private seq = 0;
   private readonly pending = new Map<number, (stats: ServerStats) => void>();
+  private readonly answers = new Map<number, (value: unknown) => void>();
   private exited = false;
 
   private constructor(
@@ -28,6 +47,9 @@ export class ServerProcess {
       if (message.type === 'stats') {
         this.pending.get(message.seq)?.(message.stats);
         this.pending.delete(message.seq);
+      } else if (message.type === 'answer') {
+        this.answers.get(message.seq)?.(message.value);
+        this.answers.delete(message.seq);
       }
     });
     child.on('exit', () => {
@@ -35,10 +57,24 @@ export class ServerProcess {
     });
   }
 
-  static async start(name: string, kind: ServerKind, db: string, execArgv: string[] = []): Promise<ServerProcess> {
-    const child = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, SCRIPTS[kind]), '--db', db], {
+  /**
+   * `database` is a SQLite file or a database URL; the gateway takes `config` variables on top
+   * of gatewayConfig's, and `args` go to the child's command line.
+   */
+  static async start(
+    name: string,
+    kind: ServerKind,
+    database: string,
+    options: { execArgv?: string[]; config?: Record<string, string>; args?: string[] } = {},
+  ): Promise<ServerProcess> {
+    const { script, compiled } = SCRIPTS[kind];
+    const args = [
+      ...(kind === 'gateway' ? ['--config', JSON.stringify(gatewayConfig(database, options.config))] : ['--db', database]),
+      ...(options.args ?? []),
+    ];
+    const child = fork(compiled ? join(ROOT, script) : join(ROOT, 'bin/run-ts.js'), compiled ? args : [join(ROOT, script), ...args], {
       cwd: ROOT,
-      execArgv,
+      execArgv: options.execArgv ?? [],
       // Every server runs as a production deployment would: graphql-js skips its development
       // checks. The gateway keeps introspection off in production; the bench does not need it.
       env: { ...process.env, NODE_ENV: 'production' },
@@ -70,6 +106,16 @@ export class ServerProcess {
       if (this.exited) return reject(new Error(`${this.name} is not running`));
       this.pending.set(seq, resolve);
       this.child.send({ type: 'stats', seq } satisfies ParentMessage);
+    });
+  }
+
+  /** Sends a child-specific request (with a fresh seq) and resolves with its answer. */
+  ask<T>(message: { type: string; [key: string]: unknown }): Promise<T> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(`${this.name} is not running`));
+      this.answers.set(seq, resolve as (value: unknown) => void);
+      this.child.send({ ...message, seq });
     });
   }
 

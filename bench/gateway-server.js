@@ -1,0 +1,27 @@
+// The gateway as shipped: createApp from the compiled dist/ (what bin/shiftgate.js runs), under
+// plain node, so its RSS and CPU are those of a deployment. Plain JavaScript for that reason.
+import { createApp } from '../dist/server/app.js';
+import { loadConfig } from '../dist/config.js';
+import { argument, failChild, serveAsChild } from './child-ipc.js';
+
+/**
+ * Serves one data set with the configuration variables given as JSON in --config. SQL is
+ * counted from knex 'query' events on the request connection. The background webhook workers
+ * (dispatcher, license scheduler, live relay) start only with --dispatcher: the request
+ * scenarios measure the request path, and the scheduler's start-up scan would write events into
+ * the cached data set. Request logs stay at the shipped level (info); the parent discards stdout.
+ */
+async function main() {
+  const config = loadConfig(JSON.parse(argument('config')));
+  const app = await createApp(config);
+  app.server.removeAllListeners('listening');
+  let statements = 0;
+  app.db.on('query', () => {
+    statements++;
+  });
+  // Only the dispatcher: the delivery scenario needs it, and nothing else may write events.
+  if (process.argv.includes('--dispatcher')) app.webhooks.dispatcher.start();
+  await serveAsChild(app.server, () => statements, () => app.close());
+}
+
+main().catch(failChild);
