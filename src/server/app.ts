@@ -25,8 +25,10 @@ import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
+import { docsPage, DOCS_PATH } from './docs-page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
+import { openApiEndpoint, OPENAPI_PATH } from './openapi-endpoint.js';
 import { requestEntry } from './request-entry.js';
 import { serverOptions } from './server-options.js';
 
@@ -89,12 +91,16 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const execute = executorOf(yoga);
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   const handleGraphQL = graphqlEndpoint({ yoga, authentication, streams: streamAdmission, bodyLimitBytes });
+  const handleOpenApi = openApiEndpoint();
+  const handleDocs = docsPage();
   let draining = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return handleGraphQL(req, res);
     if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
+    if (url.pathname === OPENAPI_PATH) return handleOpenApi(req, res);
+    if (url.pathname.startsWith(DOCS_PATH) && handleDocs(req, res, url.pathname)) return;
     if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
     req.resume();
@@ -108,7 +114,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         limits: config.limits,
         logger,
         routePaths: routes.map((r) => r.path),
-        fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS],
+        fixedPaths: ['/graphql', TOKEN_PATH, OPENAPI_PATH, DOCS_PATH, ...OPERABILITY_PATHS],
         cors: corsLayer(config.corsOrigins ?? []),
       },
       handle,
