@@ -158,7 +158,8 @@ function dataSchema(schema: GraphQLSchema, route: RestRoute, records: RecordSche
 function failureStatuses(route: RestRoute): number[] {
   const statuses = new Set(EVERY_ROUTE);
   if (route.keyType !== 'either') statuses.add(403);
-  if (route.path.includes(':')) statuses.add(404);
+  // A record named in the path or the body may be missing or outside the key's scope.
+  if (route.path.includes(':') || route.body === 'json') statuses.add(404);
   if (route.conflict) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
