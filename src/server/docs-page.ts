@@ -77,8 +77,20 @@ interface Asset {
   contentType: string;
 }
 
-function swaggerUiDir(): string {
-  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+let assets: Map<string, Asset> | undefined;
+
+/** The assets by request path, read once per process on first use. */
+function loadedAssets(): Map<string, Asset> {
+  if (assets) return assets;
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const loaded = new Map<string, Asset>();
+  for (const [name, contentType] of Object.entries(SWAGGER_UI_FILES)) {
+    loaded.set(`${ASSET_PREFIX}${name}`, { body: readFileSync(join(dir, name)), contentType });
+  }
+  loaded.set(`${ASSET_PREFIX}init.js`, { body: Buffer.from(INIT_SCRIPT), contentType: 'text/javascript; charset=utf-8' });
+  loaded.set(`${ASSET_PREFIX}page.css`, { body: Buffer.from(PAGE_STYLE), contentType: 'text/css; charset=utf-8' });
+  assets = loaded;
+  return loaded;
 }
 
 /**
@@ -87,18 +99,10 @@ function swaggerUiDir(): string {
  * Assets come from a fixed list read at start-up: a request path never becomes a file path.
  */
 export function docsPage(): (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean {
-  const dir = swaggerUiDir();
-  const assets = new Map<string, Asset>();
-  for (const [name, contentType] of Object.entries(SWAGGER_UI_FILES)) {
-    assets.set(`${ASSET_PREFIX}${name}`, { body: readFileSync(join(dir, name)), contentType });
-  }
-  assets.set(`${ASSET_PREFIX}init.js`, { body: Buffer.from(INIT_SCRIPT), contentType: 'text/javascript; charset=utf-8' });
-  assets.set(`${ASSET_PREFIX}page.css`, { body: Buffer.from(PAGE_STYLE), contentType: 'text/css; charset=utf-8' });
   const page = Buffer.from(PAGE);
-
   return (req, res, pathname) => {
-    const asset = assets.get(pathname);
     const isPage = pathname === DOCS_PATH || pathname === `${DOCS_PATH}/`;
+    const asset = isPage || !pathname.startsWith(ASSET_PREFIX) ? undefined : loadedAssets().get(pathname);
     if (!asset && !isPage) return false;
     req.resume();
     if (req.method !== 'GET' && req.method !== 'HEAD') {

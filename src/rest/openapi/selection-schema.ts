@@ -47,7 +47,7 @@ export class SelectionSchemas {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
 
   constructor(
-    private readonly schema: GraphQLSchema,
+    private readonly graphqlSchema: GraphQLSchema,
     document: DocumentNode,
   ) {
     this.fragments = new Map(
@@ -77,7 +77,7 @@ export class SelectionSchemas {
       const fragment =
         selection.kind === Kind.FRAGMENT_SPREAD ? this.fragments.get(selection.name.value) : selection;
       if (!fragment) throw new Error(`unknown fragment ${selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : ''}`);
-      const condition = fragment.typeCondition ? this.schema.getType(fragment.typeCondition.name.value) : type;
+      const condition = fragment.typeCondition ? this.graphqlSchema.getType(fragment.typeCondition.name.value) : type;
       if (!condition) throw new Error(`unknown type ${fragment.typeCondition?.name.value ?? ''}`);
       const onOther = condition.name !== type.name;
       for (const [key, entry] of this.fields(condition as GraphQLCompositeType, fragment.selectionSet, conditional || onOther)) add(key, entry);
