@@ -1,5 +1,4 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import {
   CreateSubscriptionDocument,
   CustomersDocument,
@@ -184,12 +183,10 @@ export const routes: RestRoute[] = [
     successStatus: 200,
     body: 'cursor',
     query: pageParams(DEFAULT_DELIVERY_PAGE_SIZE),
-    variables: ({ params, query }) => ({
-      // The subscription is reached through its node, so its scoped loader decides visibility (404).
-      subscription: encodeGlobalID('EventSubscription', recordId(params.id, 'id')),
-      ...pageVariables(query),
-    }),
-    data: { at: ['node', 'deliveries'], shape: 'page' },
+    // Through the eventSubscription root field, so a timesheet key is refused (403) as on every
+    // developer route, and a subscription outside the key's company is 404.
+    variables: ({ params, query }) => ({ subscriptionId: recordId(params.id, 'id'), ...pageVariables(query) }),
+    data: { at: ['eventSubscription', 'deliveries'], shape: 'page' },
   }),
   route({
     method: 'POST',

@@ -88,8 +88,10 @@ function bodyProblems(response: CapturedResponse, schemaPath: string): string[] 
 function unroutedProblems(response: CapturedResponse, why: string): string[] {
   if (response.status < 400) return [`${why}, yet it answered ${response.status}`];
   const problems = bodyProblems(response, pointer('components', 'schemas', 'Failure'));
-  const body = response.method === 'HEAD' ? undefined : (JSON.parse(response.body.toString('utf8') || 'null') as { status?: { code?: number } } | null);
-  if (body?.status?.code !== undefined && body.status.code !== response.status) problems.push(`status.code ${body.status.code} is not the HTTP status`);
+  if (problems.length === 0 && response.method !== 'HEAD') {
+    const body = JSON.parse(response.body.toString('utf8')) as { status: { code: number } };
+    if (body.status.code !== response.status) problems.push(`status.code ${body.status.code} is not the HTTP status`);
+  }
   if (response.status === 405 && headerValue(response.headers, 'allow') === undefined) problems.push('405 without Allow');
   return problems;
 }
@@ -101,7 +103,7 @@ export function openApiProblems(response: CapturedResponse): string[] {
   if (!pathname.startsWith('/api/') || response.method === 'OPTIONS') return [];
   const matched = templates.find((t) => t.pattern.test(pathname));
   if (!matched) return unroutedProblems(response, `no path of the document matches ${pathname}`);
-  const method = response.method === 'HEAD' ? 'get' : response.method.toLowerCase();
+  const method = response.method.toLowerCase();
   const operation = (document.paths[matched.template] as Record<string, { responses: Record<string, unknown> }>)[method];
   if (!operation) return unroutedProblems(response, `the document has no ${response.method} ${matched.template}`);
   const declared = operation.responses[String(response.status)];
