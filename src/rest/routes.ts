@@ -20,6 +20,7 @@ import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
 import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
 import { DEFAULT_LICENSE_PAGE_SIZE, DEFAULT_STAFF_PAGE_SIZE } from '../graphql/types/staff.js';
 import { DEFAULT_TIMESHEET_PAGE_SIZE } from '../graphql/types/timesheet.js';
+import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
 import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
 import type { DataShape } from './result-shape.js';
 
@@ -40,8 +41,8 @@ export type RouteKeyType = 'developer' | 'timesheet' | 'either';
 export interface HeaderParam {
   name: string;
   description: string;
-  minLength: number;
-  maxLength: number;
+  /** The values the route accepts (others are 400). */
+  pattern: RegExp;
 }
 
 /**
@@ -129,8 +130,7 @@ export const routes: RestRoute[] = [
         name: 'Idempotency-Key',
         description:
           'Makes the create safe to repeat: within 24 hours the same key with the same body returns the first answer and creates nothing; with another body it is 409.',
-        minLength: 1,
-        maxLength: 255,
+        pattern: IDEMPOTENCY_KEY_FORMAT,
       },
     ],
     conflict: 'The Idempotency-Key was used with a different body in the last 24 hours.',

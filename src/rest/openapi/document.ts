@@ -194,7 +194,7 @@ function routeOperation(schema: GraphQLSchema, route: RestRoute, records: Record
     in: 'header',
     required: false,
     description: h.description,
-    schema: { type: 'string', minLength: h.minLength, maxLength: h.maxLength, pattern: '^[\\x21-\\x7E]+$' },
+    schema: { type: 'string', pattern: h.pattern.source },
   }));
   const body = requestBody(schema, route);
   const responses: Record<string, unknown> = {
