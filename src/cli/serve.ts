@@ -129,6 +129,7 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
     `shiftgate is listening on ${base}`,
     `  GraphiQL:      ${base}/graphql`,
     `  REST base URL: ${base}/api`,
+    `  API reference: ${base}/docs`,
     `  Database:      ${config.database.client === 'sqlite' ? config.database.filename : 'PostgreSQL'}`,
   ];
   if (config.demoSubscriptionKey) {

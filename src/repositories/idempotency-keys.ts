@@ -7,7 +7,8 @@ import { badInput, conflict } from '../shared/errors.js';
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** Expired rows deleted per stored key: pruning keeps pace with new keys without a long delete. */
 const PRUNE_BATCH = 100;
-const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+/** 1–255 printable ASCII characters (the API description states the same pattern). */
+export const IDEMPOTENCY_KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 
 /** One create asked for under an idempotency key. */
 export interface IdempotentRequest {
@@ -30,7 +31,7 @@ export function idempotentRequest(
 ): IdempotentRequest | null {
   const key = input.idempotencyKey;
   if (key === undefined || key === null) return null;
-  if (!KEY_FORMAT.test(key)) throw badInput('Idempotency-Key must be 1 to 255 printable ASCII characters');
+  if (!IDEMPOTENCY_KEY_FORMAT.test(key)) throw badInput('Idempotency-Key must be 1 to 255 printable ASCII characters');
   const fields = Object.keys(input)
     .filter((name) => name !== 'idempotencyKey' && input[name] !== undefined && input[name] !== null)
     .sort()

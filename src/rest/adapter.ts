@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import type { Principal } from '../shared/principal.js';
 import { badInput } from '../shared/errors.js';
 import type { Execute } from '../graphql/execute.js';
@@ -9,6 +9,9 @@ import { readUtf8Body } from '../shared/http/read-body.js';
 import { requestContextOf } from '../shared/request-context.js';
 import { sendJson } from '../shared/http/respond.js';
 import { successEnvelope } from './envelope.js';
+import { bodyVariables } from './body-variables.js';
+import { readParams } from './params.js';
+import { shapeResult } from './result-shape.js';
 import { compilePath, type CompiledPath } from './route-matcher.js';
 import { sendEnvelopeFailure, sendFailure } from './send-failure.js';
 import type { RestInput, RestRoute } from './routes.js';
@@ -21,22 +24,7 @@ interface CompiledRoute extends CompiledPath {
 
 function compile(route: RestRoute): CompiledRoute {
   const path = compilePath(route.path);
-  const operation = route.operation.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (!operation) throw new Error(`route ${route.path}: operation document has no operation`);
-  const probe: RestInput = {
-    params: Object.fromEntries(path.paramNames.map((n) => [n, '1'])),
-    query: new URLSearchParams(),
-    body: undefined,
-    header: () => undefined,
-  };
-  // Variables a route binds itself (from the path, query or headers) are not the body's to set.
-  const routeBound = new Set(Object.keys(route.variables(probe)));
-  const bodyVariables = new Set(
-    (operation.variableDefinitions ?? []).map((v) => v.variable.name.value).filter((name) => !routeBound.has(name)),
-  );
-  return { ...path, route, bodyVariables };
+  return { ...path, route, bodyVariables: new Set(bodyVariables(route).map((v) => v.variable.name.value)) };
 }
 
 /** A GET may carry the nextPageParameter string as its body, raw or as a JSON string. */
@@ -131,14 +119,16 @@ export class RestAdapter {
         throw badInput(`Path parameter ${name} is not valid percent-encoding`);
       }
     });
-    const input: RestInput = { params, query: url.searchParams, body: undefined, header: (name) => headerOf(req, name) };
+    let query = url.searchParams;
+    let body: Record<string, unknown> | undefined;
     if (route.body === 'json') {
-      input.body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
+      body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
     } else {
       const raw = await readUtf8Body(req, this.options.bodyLimitBytes);
-      if (route.body === 'cursor') input.query = mergeQuery(url.searchParams, cursorFromBody(raw));
+      if (route.body === 'cursor') query = mergeQuery(url.searchParams, cursorFromBody(raw));
       else if (!isEmptyBody(raw)) throw badInput('This endpoint takes no request body');
     }
+    const input: RestInput = { params, query: readParams(query, route.query), body, header: (name) => headerOf(req, name) };
     // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
     // variable to null, and an explicit null filter conflicts with a filtered cursor.
     const variables = Object.fromEntries(
@@ -155,7 +145,7 @@ export class RestAdapter {
       sendEnvelopeFailure(res, { ...failure, messages: failure.messages.map(restWording) });
       return;
     }
-    const shaped = route.result(result.data as never);
+    const shaped = shapeResult(result.data, route.data);
     sendJson(res, route.successStatus, successEnvelope(route.successStatus, shaped.data, shaped.page));
   }
 }

@@ -1,4 +1,6 @@
 import { badInput, notFound } from '../shared/errors.js';
+import { toUtcIso } from '../graphql/types/scalars.js';
+import { MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
 
 /** Record ids are 32-bit (PostgreSQL integer columns, GraphQL Int). */
 const MAX_RECORD_ID = 2_147_483_647;
@@ -39,4 +41,80 @@ export function readQuery(query: URLSearchParams, allowed: readonly string[]): M
     values.set(name, value);
   }
   return values;
+}
+
+/**
+ * What kind of value a query parameter takes: `id` and `pageSize` are positive integers,
+ * `dateTime` an ISO 8601 date-time with a zone (passed on in UTC), `text` and `cursor` any string.
+ */
+export type QueryParamKind = 'id' | 'pageSize' | 'dateTime' | 'text' | 'cursor';
+
+/**
+ * One query parameter of a route, declared once: the adapter reads and checks it with this
+ * declaration, and the OpenAPI document describes it from the same one.
+ */
+export interface QueryParam {
+  name: string;
+  kind: QueryParamKind;
+  description: string;
+  /** The value used when the parameter is not given (the list's own default page size). */
+  default?: number;
+  /** The largest value the list accepts (larger is 400). */
+  maximum?: number;
+}
+
+/** Query values after reading: integers for `id` and `pageSize`, UTC ISO strings for `dateTime`. */
+export type QueryValues = ReadonlyMap<string, string | number>;
+
+function checkedValue(param: QueryParam, value: string): string | number {
+  switch (param.kind) {
+    case 'id':
+    case 'pageSize':
+      return positiveInt(value, param.name);
+    case 'dateTime': {
+      const iso = toUtcIso(value);
+      if (iso === null) throw badInput(`${param.name} must be an ISO 8601 date-time with a time zone`);
+      return iso;
+    }
+    case 'text':
+    case 'cursor':
+      return value;
+  }
+}
+
+/** Reads a route's declared query parameters (readQuery's rules), each checked by its kind. */
+export function readParams(query: URLSearchParams, declared: readonly QueryParam[]): QueryValues {
+  const raw = readQuery(
+    query,
+    declared.map((p) => p.name),
+  );
+  const values = new Map<string, string | number>();
+  for (const param of declared) {
+    const value = raw.get(param.name);
+    if (value !== undefined) values.set(param.name, checkedValue(param, value));
+  }
+  return values;
+}
+
+/** The page parameters of a keyset list whose page size defaults to `defaultSize`. */
+export function pageParams(defaultSize: number): QueryParam[] {
+  return [
+    {
+      name: 'pageSize',
+      kind: 'pageSize',
+      default: defaultSize,
+      maximum: MAX_PAGE_SIZE,
+      description: `Records per page, 1–${MAX_PAGE_SIZE} (default ${defaultSize}). A cursor carries the page size it was issued with.`,
+    },
+    {
+      name: 'after',
+      kind: 'cursor',
+      description: 'Opaque signed cursor for the page after it: the `nextPageParameter` of an earlier answer (`after=…`), sent alone or with the very same filters.',
+    },
+    {
+      name: 'before',
+      kind: 'cursor',
+      description: 'Opaque signed cursor for the page before it: the `prevPageParameter` of an earlier answer (`before=…`), sent alone or with the very same filters.',
+    },
+  ];
 }

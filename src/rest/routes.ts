@@ -15,296 +15,290 @@ import {
   TimesheetsDocument,
   UpdateSubscriptionDocument,
 } from '../generated/operations.js';
-import type { PageParameters } from './envelope.js';
-import { badInput } from '../shared/errors.js';
-import { positiveInt, readQuery, recordId } from './params.js';
-import { toUtcIso } from '../graphql/types/scalars.js';
+import { DEFAULT_CUSTOMER_PAGE_SIZE } from '../graphql/types/customer.js';
+import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
+import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
+import { DEFAULT_LICENSE_PAGE_SIZE, DEFAULT_STAFF_PAGE_SIZE } from '../graphql/types/staff.js';
+import { DEFAULT_TIMESHEET_PAGE_SIZE } from '../graphql/types/timesheet.js';
+import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
+import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
+import type { DataShape } from './result-shape.js';
 
 export interface RestInput {
   params: Record<string, string>;
-  /** URL query parameters, merged with a cursor sent as the body of a GET. */
-  query: URLSearchParams;
+  /** The route's declared query parameters (`query` of the row), read and checked (src/rest/params.ts). */
+  query: QueryValues;
   /** The parsed JSON object of a POST or PUT. */
   body: Record<string, unknown> | undefined;
   /** A request header by lower-case name (repeated ones joined with ", "). */
   header: (name: string) => string | undefined;
 }
 
+/** Which API key type may call a route (docs/rest-api.md, Authentication); another type is 403. */
+export type RouteKeyType = 'developer' | 'timesheet' | 'either';
+
+/** A request header a route reads, for the API description. */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  /** The values the route accepts (others are 400). */
+  pattern: RegExp;
+}
+
 /**
- * One row of the route table: which operation file serves the path, how the request
- * becomes its variables, and how its result becomes the envelope's data.
+ * One row of the route table: which operation file serves the path, how the request becomes its
+ * variables, where its result holds the envelope's data, and what the API description says of it.
+ * The OpenAPI document (src/rest/openapi/) is generated from these rows and the operations.
  */
-export interface RestRoute<TData = unknown> {
+export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
-  operation: TypedDocumentNode<TData, Record<string, unknown>>;
+  operation: TypedDocumentNode<unknown, Record<string, unknown>>;
+  /** One line for the API description. */
+  summary: string;
+  keyType: RouteKeyType;
   successStatus: number;
   /** 'json': the body is a JSON object of operation variables. 'cursor': a GET may carry a page cursor. */
   body: 'json' | 'cursor' | 'none';
-  /** Variables bound from the path and query string (body variables are added by the adapter). */
+  /** The query parameters the route accepts; any other is 400. */
+  query: readonly QueryParam[];
+  /** Request headers the route reads beyond the credentials. */
+  headers?: readonly HeaderParam[];
+  /** When the route answers 409, if it can. */
+  conflict?: string;
+  /** Variables bound from the path, query string and headers (body variables are added by the adapter). */
   variables: (input: RestInput) => Record<string, unknown>;
-  result: (data: TData) => { data: unknown; page?: PageParameters };
+  /** Where the operation's result holds the envelope's data (src/rest/result-shape.ts). */
+  data: DataShape;
 }
 
-function route<TData, TVariables>(row: Omit<RestRoute<TData>, 'operation'> & { operation: TypedDocumentNode<TData, TVariables> }): RestRoute {
+function route<TData, TVariables>(row: Omit<RestRoute, 'operation'> & { operation: TypedDocumentNode<TData, TVariables> }): RestRoute {
   return row as unknown as RestRoute;
 }
 
-/** A GraphQL page cursor becomes a query-string fragment the caller can append verbatim. */
 /** Page size and cursor of a keyset list; paging backwards asks for the last N before the cursor. */
-function pageVariables(q: Map<string, string>): Record<string, unknown> {
-  const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
+function pageVariables(q: QueryValues): Record<string, unknown> {
   const before = q.get('before');
-  return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: pageSize };
+  return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: q.get('pageSize') };
 }
 
-/** A date-time filter in the query string, refused by name when it is not ISO 8601 with a zone. */
-function dateTimeParam(q: Map<string, string>, name: string): string | undefined {
-  const value = q.get(name);
-  if (value === undefined) return undefined;
-  const iso = toUtcIso(value);
-  if (iso === null) throw badInput(`${name} must be an ISO 8601 date-time with a time zone`);
-  return iso;
-}
-
-/** An id filter in the query string, refused by name when it is not a positive integer. */
-function idParam(q: Map<string, string>, name: string): number | undefined {
-  return q.has(name) ? positiveInt(q.get(name), name) : undefined;
-}
-
-function pageParameters(pageInfo: {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor?: string | null;
-  endCursor?: string | null;
-}): PageParameters {
-  return {
-    nextPageParameter: pageInfo.hasNextPage && pageInfo.endCursor ? `after=${pageInfo.endCursor}` : undefined,
-    prevPageParameter: pageInfo.hasPreviousPage && pageInfo.startCursor ? `before=${pageInfo.startCursor}` : undefined,
-  };
-}
+const NO_QUERY: readonly QueryParam[] = [];
 
 export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/staffs/:id/licenses',
     operation: StaffLicensesDocument,
+    summary: "An employee's security licenses, a page at a time",
+    keyType: 'developer',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ params, query }) => {
-      const q = readQuery(query, ['licenseNumber', 'pageSize', 'after', 'before']);
-      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
-      const before = q.get('before');
-      return {
-        employeeId: recordId(params.id, 'id'),
-        licenseNumber: q.get('licenseNumber'),
-        after: q.get('after'),
-        before,
-        // Paging backwards asks for the last N before the cursor.
-        [before !== undefined ? 'last' : 'first']: pageSize,
-      };
-    },
-    result: (data) => {
-      const licenses = data.staff?.licenses;
-      if (!licenses) return { data: [] };
-      return { data: licenses.edges.map((edge) => edge.node), page: pageParameters(licenses.pageInfo) };
-    },
+    query: [
+      { name: 'licenseNumber', kind: 'text', description: 'Only the license with exactly this number.' },
+      ...pageParams(DEFAULT_LICENSE_PAGE_SIZE),
+    ],
+    variables: ({ params, query }) => ({
+      employeeId: recordId(params.id, 'id'),
+      licenseNumber: query.get('licenseNumber'),
+      ...pageVariables(query),
+    }),
+    data: { at: ['staff', 'licenses'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/timesheets/:id',
     operation: TimesheetDocument,
+    summary: 'One timesheet entry',
+    keyType: 'timesheet',
     successStatus: 200,
     body: 'none',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { timesheetId: recordId(params.id, 'id') };
-    },
-    result: (data) => ({ data: data.timesheet }),
+    query: NO_QUERY,
+    variables: ({ params }) => ({ timesheetId: recordId(params.id, 'id') }),
+    data: { at: ['timesheet'], shape: 'record' },
   }),
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions',
     operation: CreateSubscriptionDocument,
+    summary: 'Subscribe a URI to one event of a subscriber',
+    keyType: 'developer',
     successStatus: 201,
     body: 'json',
-    variables: ({ query, header }) => {
-      readQuery(query, []);
-      // Passed as sent (an empty header too): the resolver checks the key.
-      return { idempotencyKey: header('idempotency-key') };
-    },
-    result: (data) => ({ data: data.createEventSubscription?.eventSubscription }),
+    query: NO_QUERY,
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        description:
+          'Makes the create safe to repeat: within 24 hours the same key with the same body returns the first answer and creates nothing; with another body it is 409.',
+        pattern: IDEMPOTENCY_KEY_FORMAT,
+      },
+    ],
+    conflict: 'The Idempotency-Key was used with a different body in the last 24 hours.',
+    // Passed as sent (an empty header too): the resolver checks the key.
+    variables: ({ header }) => ({ idempotencyKey: header('idempotency-key') }),
+    data: { at: ['createEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'PUT',
     path: '/api/webhook/subscriptions/:id',
     operation: UpdateSubscriptionDocument,
+    summary: "Change a subscription's URI or turn it on or off",
+    keyType: 'developer',
     successStatus: 200,
     body: 'json',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { subscriptionId: recordId(params.id, 'id') };
-    },
-    result: (data) => ({ data: data.updateEventSubscription?.eventSubscription }),
+    query: NO_QUERY,
+    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    data: { at: ['updateEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscribers/:subscriberId/subscriptions',
     operation: SubscriberSubscriptionsDocument,
+    summary: "Every subscription of a subscriber",
+    keyType: 'developer',
     successStatus: 200,
     body: 'none',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { subscriberId: recordId(params.subscriberId, 'subscriberId') };
-    },
-    result: (data) => ({ data: data.subscriber?.subscriptions.edges.map((edge) => edge.node) ?? [] }),
+    query: NO_QUERY,
+    variables: ({ params }) => ({ subscriberId: recordId(params.subscriberId, 'subscriberId') }),
+    data: { at: ['subscriber', 'subscriptions'], shape: 'edges' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/events',
     operation: WebhookEventsDocument,
+    summary: 'The catalog of webhook events',
+    keyType: 'developer',
     successStatus: 200,
     body: 'none',
-    variables: ({ query }) => {
-      readQuery(query, []);
-      return {};
-    },
-    result: (data) => ({ data: data.webhookEvents }),
+    query: NO_QUERY,
+    variables: () => ({}),
+    data: { at: ['webhookEvents'], shape: 'list' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id/deliveries',
     operation: SubscriptionDeliveriesDocument,
+    summary: "A subscription's delivery log, a page at a time",
+    keyType: 'developer',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ params, query }) => {
-      const q = readQuery(query, ['pageSize', 'after', 'before']);
-      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
-      const before = q.get('before');
-      return {
-        id: recordId(params.id, 'id'),
-        after: q.get('after'),
-        before,
-        [before !== undefined ? 'last' : 'first']: pageSize,
-      };
-    },
-    result: (data) => {
-      const deliveries = data.subscriptionDeliveries;
-      if (!deliveries) return { data: [] };
-      return { data: deliveries.edges.map((edge) => edge.node), page: pageParameters(deliveries.pageInfo) };
-    },
+    query: pageParams(DEFAULT_DELIVERY_PAGE_SIZE),
+    // Reached by id within the key's company (deleted subscriptions included, so their cancelled
+    // deliveries stay visible); a timesheet key is refused (403) as on every developer route.
+    variables: ({ params, query }) => ({ id: recordId(params.id, 'id'), ...pageVariables(query) }),
+    data: { at: ['subscriptionDeliveries'], shape: 'page' },
   }),
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
     operation: RedeliverDocument,
+    summary: 'Queue a delivery to be sent again',
+    keyType: 'developer',
     successStatus: 202,
     body: 'none',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') };
-    },
-    result: (data) => ({ data: data.redeliverWebhook?.delivery }),
+    query: NO_QUERY,
+    conflict: 'The subscription is not active.',
+    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') }),
+    data: { at: ['redeliverWebhook', 'delivery'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/external/timesheets',
     operation: TimesheetsDocument,
+    summary: "The timesheet entries in the key's scope, filtered, a page at a time",
+    keyType: 'timesheet',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ query }) => {
-      const q = readQuery(query, ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'modifiedSince', 'pageSize', 'after', 'before']);
-      return {
-        siteId: idParam(q, 'siteId'),
-        customerId: idParam(q, 'customerId'),
-        employeeId: idParam(q, 'employeeId'),
-        status: q.get('status'),
-        from: dateTimeParam(q, 'from'),
-        to: dateTimeParam(q, 'to'),
-        modifiedSince: dateTimeParam(q, 'modifiedSince'),
-        ...pageVariables(q),
-      };
-    },
-    result: (data) => ({
-      data: data.timesheets.edges.map((edge) => edge.node),
-      page: pageParameters(data.timesheets.pageInfo),
+    query: [
+      { name: 'siteId', kind: 'id', description: 'Only entries of this site.' },
+      { name: 'customerId', kind: 'id', description: "Only entries at this customer's sites." },
+      { name: 'employeeId', kind: 'id', description: 'Only entries of this employee.' },
+      { name: 'status', kind: 'text', description: 'Only entries with exactly this status.' },
+      { name: 'from', kind: 'dateTime', description: 'Only entries scheduled to start at or after this time.' },
+      { name: 'to', kind: 'dateTime', description: 'Only entries scheduled to start before this time.' },
+      { name: 'modifiedSince', kind: 'dateTime', description: 'Only entries created or changed at or after this time (incremental sync: pass the time noted before the previous read).' },
+      ...pageParams(DEFAULT_TIMESHEET_PAGE_SIZE),
+    ],
+    variables: ({ query }) => ({
+      siteId: query.get('siteId'),
+      customerId: query.get('customerId'),
+      employeeId: query.get('employeeId'),
+      status: query.get('status'),
+      from: query.get('from'),
+      to: query.get('to'),
+      modifiedSince: query.get('modifiedSince'),
+      ...pageVariables(query),
     }),
+    data: { at: ['timesheets'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/staffs',
     operation: StaffsDocument,
+    summary: "The key's company's staff, filtered, a page at a time",
+    keyType: 'developer',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ query }) => {
-      const q = readQuery(query, ['staffId', 'employeeReferenceNumber', 'email', 'pageSize', 'after', 'before']);
-      return {
-        staffId: q.get('staffId'),
-        employeeReferenceNumber: q.get('employeeReferenceNumber'),
-        email: q.get('email'),
-        ...pageVariables(q),
-      };
-    },
-    result: (data) => ({
-      data: data.staffs.edges.map((edge) => edge.node),
-      page: pageParameters(data.staffs.pageInfo),
+    query: [
+      { name: 'staffId', kind: 'text', description: 'Only staff with exactly this staff id.' },
+      { name: 'employeeReferenceNumber', kind: 'text', description: 'Only staff with exactly this reference number.' },
+      { name: 'email', kind: 'text', description: 'Only staff with exactly this email address (case matters).' },
+      ...pageParams(DEFAULT_STAFF_PAGE_SIZE),
+    ],
+    variables: ({ query }) => ({
+      staffId: query.get('staffId'),
+      employeeReferenceNumber: query.get('employeeReferenceNumber'),
+      email: query.get('email'),
+      ...pageVariables(query),
     }),
+    data: { at: ['staffs'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id',
     operation: EventSubscriptionDocument,
+    summary: 'One subscription',
+    keyType: 'developer',
     successStatus: 200,
     body: 'none',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { subscriptionId: recordId(params.id, 'id') };
-    },
-    result: (data) => ({ data: data.eventSubscription }),
+    query: NO_QUERY,
+    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    data: { at: ['eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'DELETE',
     path: '/api/webhook/subscriptions/:id',
     operation: DeleteSubscriptionDocument,
+    summary: 'Delete a subscription and cancel its pending deliveries',
+    keyType: 'developer',
     successStatus: 200,
     body: 'none',
-    variables: ({ params, query }) => {
-      readQuery(query, []);
-      return { subscriptionId: recordId(params.id, 'id') };
-    },
-    result: (data) => ({ data: data.deleteEventSubscription?.eventSubscription }),
+    query: NO_QUERY,
+    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    data: { at: ['deleteEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/external/customers',
     operation: CustomersDocument,
+    summary: "The customers in the key's scope, a page at a time",
+    keyType: 'either',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ query }) => {
-      const q = readQuery(query, ['pageSize', 'after', 'before']);
-      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
-      const before = q.get('before');
-      return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: pageSize };
-    },
-    result: (data) => ({ data: data.customers.edges.map((edge) => edge.node), page: pageParameters(data.customers.pageInfo) }),
+    query: pageParams(DEFAULT_CUSTOMER_PAGE_SIZE),
+    variables: ({ query }) => pageVariables(query),
+    data: { at: ['customers'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/sites',
     operation: SitesDocument,
+    summary: "The sites in the key's scope, a page at a time",
+    keyType: 'either',
     successStatus: 200,
     body: 'cursor',
-    variables: ({ query }) => {
-      const q = readQuery(query, ['customerId', 'pageSize', 'after', 'before']);
-      const pageSize = q.has('pageSize') ? positiveInt(q.get('pageSize'), 'pageSize') : undefined;
-      const before = q.get('before');
-      return {
-        customerId: q.has('customerId') ? positiveInt(q.get('customerId'), 'customerId') : undefined,
-        after: q.get('after'),
-        before,
-        [before !== undefined ? 'last' : 'first']: pageSize,
-      };
-    },
-    result: (data) => ({ data: data.sites.edges.map((edge) => edge.node), page: pageParameters(data.sites.pageInfo) }),
+    query: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }, ...pageParams(DEFAULT_SITE_PAGE_SIZE)],
+    variables: ({ query }) => ({ customerId: query.get('customerId'), ...pageVariables(query) }),
+    data: { at: ['sites'], shape: 'page' },
   }),
 ];

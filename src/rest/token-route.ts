@@ -8,7 +8,29 @@ import { failureEnvelope, successEnvelope } from './envelope.js';
 import { sendFailure } from './send-failure.js';
 
 export const TOKEN_PATH = '/api/external/token/request';
-const TOKEN_BODY_FIELDS = new Set(['apiKey']);
+
+/** The token request's body, for the API description; the handler below enforces the same. */
+export const TOKEN_REQUEST_SCHEMA = {
+  type: 'object',
+  properties: { apiKey: { type: 'string', minLength: 1, description: 'The API key to exchange.' } },
+  required: ['apiKey'],
+  additionalProperties: false,
+} as const;
+
+/** The token request's `data` (src/auth/tokens.ts, AccessToken), for the API description. */
+export const TOKEN_DATA_SCHEMA = {
+  type: 'object',
+  properties: {
+    accessToken: { type: 'string', description: 'An HS256 JWT naming the API key; send it as `Authorization: Bearer …`.' },
+    tokenType: { const: 'Bearer' },
+    expiresIn: { type: 'integer', minimum: 1, description: 'Seconds until the token expires.' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the token expires.' },
+  },
+  required: ['accessToken', 'tokenType', 'expiresIn', 'expiresAt'],
+  additionalProperties: false,
+} as const;
+
+const TOKEN_BODY_FIELDS = new Set(Object.keys(TOKEN_REQUEST_SCHEMA.properties));
 
 export interface TokenRouteDeps {
   authenticator: Authenticator;

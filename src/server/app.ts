@@ -25,10 +25,12 @@ import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
+import { docsPage, DOCS_PATH } from './docs-page.js';
 import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from './graphiql/assets.js';
 import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
+import { openApiEndpoint, OPENAPI_PATH } from './openapi-endpoint.js';
 import { requestEntry } from './request-entry.js';
 import { serverOptions } from './server-options.js';
 
@@ -98,12 +100,16 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes });
+  const handleOpenApi = openApiEndpoint();
+  const handleDocs = docsPage();
   let draining = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return handleGraphQL(req, res);
     if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
+    if (url.pathname === OPENAPI_PATH) return handleOpenApi(req, res);
+    if (url.pathname.startsWith(DOCS_PATH) && handleDocs(req, res, url.pathname)) return;
     if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
     if (url.pathname.startsWith(GRAPHIQL_ASSET_PREFIX) && (await serveGraphiQLAsset(url.pathname, req, res))) return;
@@ -118,7 +124,7 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
         limits: config.limits,
         logger,
         routePaths: routes.map((r) => r.path),
-        fixedPaths: ['/graphql', TOKEN_PATH, ...OPERABILITY_PATHS, ...GRAPHIQL_ASSET_PATHS],
+        fixedPaths: ['/graphql', TOKEN_PATH, OPENAPI_PATH, DOCS_PATH, ...OPERABILITY_PATHS, ...GRAPHIQL_ASSET_PATHS],
         cors: corsLayer(config.corsOrigins ?? []),
       },
       handle,

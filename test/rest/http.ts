@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
-import { SUB_KEY, type TestApp } from '../support/test-app.js';
+import { assertResponsesDocumented, SUB_KEY, type TestApp } from '../support/test-app.js';
 
 export interface RawResponse {
   status: number;
@@ -37,6 +37,12 @@ export function rawRequest(
             body = JSON.parse(text);
           } catch {
             body = undefined;
+          }
+          try {
+            assertResponsesDocumented(t);
+          } catch (error) {
+            reject(error);
+            return;
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
         });

@@ -1,0 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { printedOpenApi } from '../src/rest/openapi/printed.js';
+
+writeFileSync('schema/openapi.json', printedOpenApi());
+console.log('wrote schema/openapi.json');
