@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openRecordedPage, type TestBrowser } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** The committed description (docs/rest-api.md, API reference): every path /docs must show. */
+/** The committed description (docs/rest-api.md, OpenAPI document and reference page): every path /docs must show. */
 const document = JSON.parse(readFileSync(new URL('../../schema/openapi.json', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, unknown>>;
 };
