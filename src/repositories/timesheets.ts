@@ -176,10 +176,13 @@ export async function timesheetPage(
   filter: TimesheetFilter,
   page: KeysetPage,
 ): Promise<TimesheetRecord[]> {
-  const query = filteredTimesheets(db, principal, filter);
-  applyKeysetPage(query, 't.timesheet_id', page);
-  const rows = await selectRows(db, query);
+  const rows = await selectRows(db, timesheetPageQuery(db, principal, filter, page));
   return rows.map(toTimesheet);
+}
+
+/** The statement timesheetPage runs (exported so a test can read its plan). */
+export function timesheetPageQuery(db: Db, principal: Principal, filter: TimesheetFilter, page: KeysetPage) {
+  return applyKeysetPage(filteredTimesheets(db, principal, filter), 't.timesheet_id', page);
 }
 
 function filteredTimesheets(db: Db, principal: Principal, filter: TimesheetFilter) {
