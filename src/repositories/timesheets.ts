@@ -111,11 +111,19 @@ function toTimesheet(row: Record<string, unknown>): TimesheetRecord {
 }
 
 // Site, customer and staff travel with every timesheet read, joined in the same statement.
+// The joins are written as CROSS JOIN with their conditions in WHERE (the same inner join):
+// SQLite keeps that order, so timesheets drive and a list page walks timesheet_id (or the
+// index of a timesheet-column filter) in order and stops after pageSize + 1 rows, instead of
+// starting from the key's customers and sorting every timesheet they reach. PostgreSQL plans
+// the same text freely (docs/rest-api.md, List filters and their indexes).
 function selectTimesheets(db: Db, principal: Principal) {
   const query = db('timesheets as t')
-    .join('sites as si', 'si.id', 't.site_id')
-    .join('customers as c', 'c.id', 'si.customer_id')
-    .join('staff as st', 'st.id', 't.employee_id')
+    .crossJoin(db.raw('?? as ??', ['sites', 'si']))
+    .crossJoin(db.raw('?? as ??', ['customers', 'c']))
+    .crossJoin(db.raw('?? as ??', ['staff', 'st']))
+    .where('si.id', db.ref('t.site_id'))
+    .where('c.id', db.ref('si.customer_id'))
+    .where('st.id', db.ref('t.employee_id'))
     .select(
       't.*',
       'si.name as site_name',
@@ -168,10 +176,13 @@ export async function timesheetPage(
   filter: TimesheetFilter,
   page: KeysetPage,
 ): Promise<TimesheetRecord[]> {
-  const query = filteredTimesheets(db, principal, filter);
-  applyKeysetPage(query, 't.timesheet_id', page);
-  const rows = await selectRows(db, query);
+  const rows = await selectRows(db, timesheetPageQuery(db, principal, filter, page));
   return rows.map(toTimesheet);
+}
+
+/** The statement timesheetPage runs (exported so a test can read its plan). */
+export function timesheetPageQuery(db: Db, principal: Principal, filter: TimesheetFilter, page: KeysetPage) {
+  return applyKeysetPage(filteredTimesheets(db, principal, filter), 't.timesheet_id', page);
 }
 
 function filteredTimesheets(db: Db, principal: Principal, filter: TimesheetFilter) {
