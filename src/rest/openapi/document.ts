@@ -22,7 +22,7 @@ import { TOKEN_DATA_SCHEMA, TOKEN_PATH, TOKEN_REQUEST_SCHEMA } from '../token-ro
 import { ENVELOPE_COMPONENTS, successEnvelope } from './envelope-schemas.js';
 import { failureComponents, failureResponse, headerComponents, responseRef } from './failures.js';
 import { nullable, type JsonSchema } from './json-schema.js';
-import { SelectionSchemas } from './selection-schema.js';
+import { SCALARS, SelectionSchemas } from './selection-schema.js';
 
 /** The version of the REST contract the document describes. */
 const API_VERSION = '1.0.0';
@@ -48,15 +48,6 @@ const EVERY_ROUTE = [400, 401, 408, 413, 414, 415, 429, 431, 500, 503];
 /** Record id of the path, as src/rest/params.ts reads it. */
 const PATH_ID: JsonSchema = { type: 'integer', minimum: 1 };
 
-const INPUT_SCALARS: Record<string, JsonSchema> = {
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  String: { type: 'string' },
-  Boolean: { type: 'boolean' },
-  ID: { type: 'string' },
-  DateTime: { type: 'string', format: 'date-time' },
-  JSON: {},
-};
 
 function inputSchema(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return inputSchemaOf(type.ofType);
@@ -67,7 +58,7 @@ function inputSchemaOf(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return inputSchemaOf(type.ofType);
   if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType) };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
-  if (isScalarType(type) && INPUT_SCALARS[type.name]) return INPUT_SCALARS[type.name]!;
+  if (isScalarType(type) && SCALARS[type.name]) return SCALARS[type.name]!;
   throw new Error(`no JSON Schema for the input type ${String(type)}`);
 }
 

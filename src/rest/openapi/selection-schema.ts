@@ -19,7 +19,7 @@ import {
 import { nullable, type JsonSchema } from './json-schema.js';
 
 /** JSON Schemas of the scalars the schema declares; a scalar not listed here is refused. */
-const SCALARS: Record<string, JsonSchema> = {
+export const SCALARS: Record<string, JsonSchema> = {
   Int: { type: 'integer' },
   Float: { type: 'number' },
   String: { type: 'string' },
