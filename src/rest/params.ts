@@ -6,7 +6,7 @@ import { MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
 const MAX_RECORD_ID = 2_147_483_647;
 
 /** Path and query ids: positive integers written in plain decimal digits. */
-export function positiveInt(value: string | null | undefined, name: string): number {
+function positiveInt(value: string | null | undefined, name: string): number {
   if (value === null || value === undefined || !/^[0-9]{1,15}$/.test(value)) {
     throw badInput(`${name} must be a positive integer`);
   }
@@ -27,7 +27,7 @@ export function recordId(value: string | undefined, name: string): number {
 }
 
 /** Reads the allowed query parameters; an unknown or repeated parameter is a client error. */
-export function readQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
+function readQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
   const values = new Map<string, string>();
   for (const [name, value] of query) {
     if (!allowed.includes(name)) {
