@@ -11,6 +11,20 @@ export interface BenchOptions {
   importRecords: number;
   /** Events written for the delivery throughput run (each goes to four subscriptions). */
   deliveryEvents: number;
+  /** `--only a,b`: run just these groups (see BENCH_GROUPS); null runs all of them. */
+  only: ReadonlySet<BenchGroup> | null;
+}
+
+/** The parts of a run that `--only` can pick; a load group's ratios are null when it did not run. */
+export const BENCH_GROUPS = ['timesheet', 'licensePage', 'scale', 'timesheetList', 'postgres', 'delivery', 'import'] as const;
+export type BenchGroup = (typeof BENCH_GROUPS)[number];
+
+function parseOnly(raw: string | undefined): ReadonlySet<BenchGroup> | null {
+  if (raw === undefined) return null;
+  const names = raw.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const unknown = names.filter((n) => !(BENCH_GROUPS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of ${BENCH_GROUPS.join(', ')}; got "${raw}"`);
+  return new Set(names as BenchGroup[]);
 }
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -36,5 +50,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     out: value('out') ?? 'bench/results.json',
     importRecords: Math.round(number('import-records', quick ? 20_000 : 1_000_000)),
     deliveryEvents: Math.round(number('delivery-events', quick ? 100 : 1_000)),
+    only: parseOnly(value('only')),
   };
 }

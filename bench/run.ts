@@ -3,12 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cpus } from 'node:os';
 import { ensureDataset } from './dataset.js';
-import { runDelivery } from './delivery.js';
+import { runDelivery, type DeliveryResult } from './delivery.js';
 import { runImportBench } from './import-bench.js';
 import { startPgBench } from './pg-bench.js';
 import { LoadFailure, measure } from './measure.js';
-import { parseOptions } from './options.js';
-import { pairedRatio, summarize, table, targetsTable, type Rounds, type Target } from './report.js';
+import { parseOptions, type BenchGroup } from './options.js';
+import { pairedRatio, summarize, table, targetsTable, type Rounds, type ScenarioSummary, type Target } from './report.js';
 import { buildScenarios, LICENSE_PAGE_SIZE, type Scenario, type Servers } from './scenarios.js';
 import { buildTimesheetListScenarios, TIMESHEET_PAGE_SIZE } from './scenarios-timesheet-list.js';
 import { ServerProcess } from './servers.js';
@@ -23,6 +23,9 @@ import { round } from './stats.js';
 const options = parseOptions(process.argv.slice(2));
 const log = (line: string) => console.log(line);
 const startedAt = performance.now();
+const wants = (group: BenchGroup): boolean => options.only === null || options.only.has(group);
+/** A scenario's median, NaN when its group did not run (`--only`). */
+const medianOf = (summaries: Record<string, ScenarioSummary>, id: string, metric: 'sqlPerRequest'): number => summaries[id]?.[metric].median ?? Number.NaN;
 
 async function runGroup(name: string, scenarios: Scenario[], rounds: Rounds): Promise<void> {
   const load = { connections: options.connections };
@@ -40,6 +43,7 @@ async function runGroup(name: string, scenarios: Scenario[], rounds: Rounds): Pr
 }
 
 async function main(): Promise<number> {
+  if (options.only) log(`only: ${[...options.only].join(', ')}`);
   log(`shiftgate bench${options.quick ? ' (quick)' : ''}: ${options.rounds} rounds × ${options.seconds} s, ${options.connections} connections, node ${process.version}, ${cpus().length} CPUs`);
   // The gateway child runs the compiled dist/, as bin/shiftgate.js does: build it first
   // (incremental, a few seconds when nothing changed).
@@ -53,34 +57,46 @@ async function main(): Promise<number> {
     return server;
   };
   try {
-    const [gateway, gateway1m, gatewayTimesheets1m, raw, peer, mercurius] = await Promise.all([
-      start('gateway', 'gateway', dataset.small),
-      start('gateway-1m', 'gateway', dataset.large),
-      start('gateway-timesheets-1m', 'gateway', dataset.timesheetsLarge),
-      start('raw', 'raw', dataset.small),
-      start('peer', 'peer', dataset.small),
-      start('mercurius', 'mercurius', dataset.small),
-    ]);
-    const servers: Servers = { gateway, gateway1m, raw, peer, mercurius };
-    const groups = await buildScenarios(servers, dataset.small, log);
-    const timesheetList = await buildTimesheetListScenarios({ gateway, gatewayTimesheets1m }, dataset.small, log);
-
+    const needsServers = (['timesheet', 'licensePage', 'scale', 'timesheetList', 'postgres'] as const).some(wants);
     const rounds: Rounds = new Map();
-    await runGroup('timesheet', groups.timesheet, rounds);
-    await runGroup('license page', groups.licensePage, rounds);
-    await runGroup('scale', groups.scale, rounds);
-    await runGroup('timesheet list', timesheetList, rounds);
-    const postgres = await startPgBench(dataset.small, groups.licensePageExpected, log);
-    try {
-      await runGroup('postgres', postgres.scenarios, rounds);
-    } finally {
-      await postgres.close();
+    let gatewayScenarios: Scenario[] = [];
+    let timesheetIdsInScope: unknown = null;
+    if (needsServers) {
+      const [gateway, gateway1m, gatewayTimesheets1m, raw, peer, mercurius] = await Promise.all([
+        start('gateway', 'gateway', dataset.small),
+        start('gateway-1m', 'gateway', dataset.large),
+        start('gateway-timesheets-1m', 'gateway', dataset.timesheetsLarge),
+        start('raw', 'raw', dataset.small),
+        start('peer', 'peer', dataset.small),
+        start('mercurius', 'mercurius', dataset.small),
+      ]);
+      const servers: Servers = { gateway, gateway1m, raw, peer, mercurius };
+      const groups = await buildScenarios(servers, dataset.small, log);
+      const timesheetList = await buildTimesheetListScenarios({ gateway, gatewayTimesheets1m }, dataset.small, log);
+      timesheetIdsInScope = groups.timesheetIdsInScope;
+
+      if (wants('timesheet')) await runGroup('timesheet', groups.timesheet, rounds);
+      if (wants('licensePage')) await runGroup('license page', groups.licensePage, rounds);
+      if (wants('scale')) await runGroup('scale', groups.scale, rounds);
+      if (wants('timesheetList')) await runGroup('timesheet list', timesheetList, rounds);
+      if (wants('postgres')) {
+        const postgres = await startPgBench(dataset.small, groups.licensePageExpected, log);
+        try {
+          await runGroup('postgres', postgres.scenarios, rounds);
+        } finally {
+          await postgres.close();
+        }
     }
-    const delivery = await runDelivery(dataset.small, { events: options.deliveryEvents, latencyEvents: options.quick ? 20 : 100, log });
+    // Every scenario served by a gateway process (REST and GraphQL share one process per file).
+    const gateways = new Set([gateway, gateway1m, gatewayTimesheets1m]);
+    gatewayScenarios = [...groups.timesheet, ...groups.licensePage, ...groups.scale, ...timesheetList].filter((s) => gateways.has(s.server) && rounds.has(s.id));
+    }
+    const noDelivery: Pick<DeliveryResult, 'deliveryVsBarePost' | 'p50Ms' | 'p99Ms' | 'pollIntervalMs'> = { deliveryVsBarePost: Number.NaN, p50Ms: Number.NaN, p99Ms: Number.NaN, pollIntervalMs: Number.NaN };
+    const delivery = !wants('delivery') ? noDelivery : await runDelivery(dataset.small, { events: options.deliveryEvents, latencyEvents: options.quick ? 20 : 100, log });
     // An import that fails (a crash, a wrong row) fails the run, but only after the results of
     // everything else are written, with the import's keys null and its error beside them.
     let importError: string | null = null;
-    const importRun = await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log }).catch((error: unknown) => {
+    const importRun = !wants('import') ? null : await runImportBench(dataset.small, dirname(dataset.small), { count: options.importRecords, log }).catch((error: unknown) => {
       importError = error instanceof Error ? error.message : String(error);
       log(`import failed: ${importError}`);
       return null;
@@ -105,17 +121,14 @@ async function main(): Promise<number> {
       graphqlCpuVsRawCpu: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.raw', 'cpuMicrosPerRequest'),
     };
     const sqlPerLicensePage = {
-      rest: summaries['licensePage.rest']!.sqlPerRequest.median,
-      graphql: summaries['licensePage.graphql']!.sqlPerRequest.median,
+      rest: medianOf(summaries, 'licensePage.rest', 'sqlPerRequest'),
+      graphql: medianOf(summaries, 'licensePage.graphql', 'sqlPerRequest'),
     };
     const sqlPerTimesheetPage = {
-      rest: summaries['timesheetList.10k']!.sqlPerRequest.median,
-      graphql: summaries['timesheetList.graphql']!.sqlPerRequest.median,
+      rest: medianOf(summaries, 'timesheetList.10k', 'sqlPerRequest'),
+      graphql: medianOf(summaries, 'timesheetList.graphql', 'sqlPerRequest'),
     };
-    // Every scenario served by a gateway process (REST and GraphQL share one process per file).
-    const gateways = new Set([gateway, gateway1m, gatewayTimesheets1m]);
-    const gatewayScenarios = [...groups.timesheet, ...groups.licensePage, ...groups.scale, ...timesheetList].filter((s) => gateways.has(s.server));
-    const rssMB = round(Math.max(...gatewayScenarios.map((s) => summaries[s.id]!.rssMB.max)), 1);
+    const rssMB = gatewayScenarios.length === 0 ? Number.NaN : round(Math.max(...gatewayScenarios.map((s) => summaries[s.id]!.rssMB.max)), 1);
     const targets: Record<string, Target> = {
       restVsRaw: { value: ratios.restVsRaw, target: '≥ 0.70', met: ratios.restVsRaw >= 0.7 },
       graphqlVsRaw: { value: ratios.graphqlVsRaw, target: '≥ 0.55', met: ratios.graphqlVsRaw >= 0.55 },
@@ -160,7 +173,7 @@ async function main(): Promise<number> {
         connections: options.connections,
         licensePageSize: LICENSE_PAGE_SIZE,
         timesheetPageSize: TIMESHEET_PAGE_SIZE,
-        dataset: { ...dataset, timesheetIdsInScope: groups.timesheetIdsInScope },
+        dataset: { ...dataset, timesheetIdsInScope },
         notes: [
           'Ratios are medians of per-round ratios (rounds alternate A B C D …).',
           'SQL per request includes the Authenticator re-reading the API key when its 30 s cache lapses (one read per in-flight request).',
