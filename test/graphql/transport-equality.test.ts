@@ -139,6 +139,7 @@ const CORPUS: Case[] = [
   { name: 'PUT', method: 'PUT', body: q(EVENTS), caller: 'developer', own: false },
   { name: 'DELETE', method: 'DELETE', body: q(EVENTS), caller: 'developer', own: false },
   { name: 'subscription answered as JSON', body: q('subscription { events { event } }'), caller: 'developer', own: false },
+  { name: 'subscription spelled with JSON escapes', body: '{"query":"\\u0073ubscription { events { event } }"}', caller: 'developer', own: false },
   { name: 'subscription that does not validate', body: q('subscription { __typename }'), caller: 'developer', own: false },
   { name: 'subscription beside the query that runs', body: q('subscription S { events { event } } query Q { __typename }', { operationName: 'Q' }), caller: 'developer', own: false },
 
