@@ -115,8 +115,8 @@ const JSON_MEDIA_TYPES = ['application/json', 'application/graphql-response+json
  * Whether yoga would answer a result that is not a stream with its regular (JSON) processor: it
  * takes the last processor that any accepted UTF-8 media type matches, and the JSON one is last.
  */
-function acceptsJson(accept: string | undefined): boolean {
-  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+function acceptsJson(accept: string): boolean {
+  for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
     const [mediaType = '', ...parameters] = entry.split(';');
     const charset = parameters.find((parameter) => parameter.includes('charset=')) ?? 'charset=utf-8';
     if (charset !== 'charset=utf-8') continue;
@@ -127,6 +127,21 @@ function acceptsJson(accept: string | undefined): boolean {
     }
   }
   return false;
+}
+
+/** acceptsJson by Accept header: clients send a handful of values. Bounded, since the values are the caller's. */
+const ACCEPT_MEMO_SIZE = 64;
+const acceptMemo = new Map<string, boolean>();
+
+function acceptsJsonMemo(accept: string | undefined): boolean {
+  const key = accept || '*/*';
+  let accepted = acceptMemo.get(key);
+  if (accepted === undefined) {
+    accepted = acceptsJson(key);
+    if (acceptMemo.size >= ACCEPT_MEMO_SIZE) acceptMemo.clear();
+    acceptMemo.set(key, accepted);
+  }
+  return accepted;
 }
 
 function requestFacts(req: IncomingMessage): RequestFacts {
@@ -203,7 +218,7 @@ export function graphqlTransport(yoga: YogaApp, options: { batchLimit: number })
   };
 
   return async (req, res, context, body) => {
-    if (context.liveStream || !acceptsJson(req.headers.accept)) return false;
+    if (context.liveStream || !acceptsJsonMemo(req.headers.accept)) return false;
     let params: CallerParams | CallerParams[] | undefined;
     if (req.method === 'GET') params = paramsOfQueryString(req.url ?? '/');
     else if (req.method === 'POST' && body !== undefined && isJsonPost(req.headers['content-type'])) params = paramsOfBody(body, options.batchLimit);
@@ -220,8 +235,8 @@ export function graphqlTransport(yoga: YogaApp, options: { batchLimit: number })
     }
     const answer = await answerOf(request, result, serverContext);
     if (isAsyncIterable(result)) void (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(answer.init.headers ?? {})) headers[name.toLowerCase()] = value;
+    // Header names as yoga's node adapter writes them: as the result processor spelled them.
+    const headers: Record<string, string | number> = { ...answer.init.headers };
     if (answer.body !== null) headers['content-length'] = Buffer.byteLength(answer.body);
     res.writeHead(answer.init.status ?? 200, headers);
     res.end(answer.body ?? undefined);

@@ -72,14 +72,17 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
-        // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
-        const body = await readUtf8Body(req, options.bodyLimitBytes);
-        requestBody = body;
-        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+        // Read (and bound) the body here, for the transport and yoga alike.
+        requestBody = await readUtf8Body(req, options.bodyLimitBytes);
       }
       const liveStream = await options.streams.admit(req, res, principal, requestBody);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
       if (options.transport && (await options.transport(req, res, context, requestBody))) return;
+      if (requestBody !== undefined) {
+        const body = requestBody;
+        // yoga takes the body already read as an async iterable instead of the socket.
+        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+      }
       await yoga(req, res, context);
     } catch (thrown) {
       req.resume();

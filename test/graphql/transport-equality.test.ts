@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
  * /graphql answers the requests its own transport takes (src/graphql/http-transport.ts) and
  * yoga answers the rest. Two gateways on identical databases and clocks, one with the transport
  * and one with yoga alone, get the same corpus in the same order; every answer must be the same
- * to the byte: status, headers (except Date) and body.
+ * to the byte: status line, header names and values (except Date) and body.
  */
 
 const CLOCK = Date.parse('2026-03-01T10:00:00.000Z');
@@ -162,7 +162,7 @@ async function gateway(graphqlTransport: 'own' | 'yoga'): Promise<Gateway> {
   return { t, tokens: { developer, timesheet } };
 }
 
-async function send(g: Gateway, c: Case, index: number): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+async function send(g: Gateway, c: Case, index: number): Promise<{ status: number; statusMessage: string; headers: string[]; body: string }> {
   const headers: Record<string, string> = { 'x-request-id': `case-${index}` };
   const caller = c.caller ?? 'developer';
   if (caller !== 'no-subscription-key') headers['external-gh-apim-sub-key'] = SUB_KEY;
@@ -170,16 +170,25 @@ async function send(g: Gateway, c: Case, index: number): Promise<{ status: numbe
   if (caller === 'bad-token') headers.authorization = 'Bearer not-a-token';
   if (c.body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, c.headers);
-  const res = await fetch(`${g.t.baseUrl}/graphql${c.search ?? ''}`, { method: c.method ?? (c.body === undefined ? 'GET' : 'POST'), headers, body: c.body });
-  const body = await res.text();
-  g.t.openApiProblems.splice(0);
-  const kept: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    if (name === 'date' || name === 'keep-alive' || name === 'connection') return;
-    // The rate limit's window runs on the wall clock, not the test's: its seconds to reset differ by when the request came.
-    kept[name] = name === 'ratelimit' ? value.replace(/;t=\d+/, '') : value;
+  // node's client, so header names are compared as they were written, not as Fetch folds them.
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const sent = request(`${g.t.baseUrl}/graphql${c.search ?? ''}`, { method: c.method ?? (c.body === undefined ? 'GET' : 'POST'), headers }, resolve);
+    sent.on('error', reject);
+    sent.end(c.body);
   });
-  return { status: res.status, headers: kept, body };
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  g.t.openApiProblems.splice(0);
+  const kept: string[] = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i]!;
+    const value = res.rawHeaders[i + 1]!;
+    if (/^(date|keep-alive|connection)$/i.test(name)) continue;
+    // The rate limit's window runs on the wall clock, not the test's: its seconds to reset differ by when the request came.
+    kept.push(`${name}: ${/^ratelimit$/i.test(name) ? value.replace(/;t=\d+/, '') : value}`);
+  }
+  return { status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: kept.sort(), body };
 }
 
 describe('/graphql: its transport answers as yoga does', () => {
