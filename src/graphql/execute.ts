@@ -19,11 +19,11 @@ export interface OperationRequest {
 export type Execute = (request: OperationRequest) => Promise<ExecutionResult>;
 
 /**
- * The one way an operation is run outside yoga's own HTTP handling (REST routes, webhook and
- * live-event payloads): through yoga's envelop pipeline, so the context factory, error masking
- * and every execute hook are the ones /graphql requests get. /graphql itself is served by yoga
- * alone, which runs the same pipeline and adds parsing, validation and GraphQL Armor for
- * documents a caller wrote.
+ * The one way a checked-in operation is run (REST routes, webhook and live-event payloads):
+ * through yoga's envelop pipeline, so the context factory, error masking and every execute hook
+ * are the ones /graphql requests get. Documents a caller wrote to /graphql run through
+ * runCallerOperation below (or yoga's own HTTP handling), which adds parsing, validation and
+ * GraphQL Armor.
  */
 export function executorOf(yoga: YogaApp): Execute {
   return async ({ document, variables, operationName, principal, requestId }) => {
