@@ -218,6 +218,34 @@ describe('/graphql: its transport answers as yoga does', () => {
     expect(differences, differences.join('\n')).toEqual([]);
   });
 
+  it.each([
+    ['an internal failure, masked and tagged with the request id', () => new Error('no such column: secret_detail')],
+    ['a busy database, as 503', () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })],
+  ])('answers %s as yoga alone does', async (_name, failure) => {
+    const CURSORS = '{ staffs(first: 2) { edges { cursor node { employeeId } } } }';
+    const cases: Case[] = [
+      { name: 'failing resolver', body: q(CURSORS), own: true },
+      { name: 'failing resolver (graphql-response+json)', body: q(CURSORS), headers: { accept: 'application/graphql-response+json' }, own: true },
+      { name: 'failing resolver in a batch', body: json([{ query: CURSORS }, { query: EVENTS }]), own: true },
+      { name: 'failing resolver over GET', method: 'GET', search: get({ query: CURSORS }), own: true },
+    ];
+    const originals = [own, yoga].map((g) => g.t.app.services.cursors.encode);
+    for (const g of [own, yoga]) {
+      g.t.app.services.cursors.encode = () => {
+        throw failure();
+      };
+    }
+    try {
+      for (const [index, c] of cases.entries()) {
+        const mine = await send(own, c, 900 + index);
+        expect(mine, c.name).toEqual(await send(yoga, c, 900 + index));
+        expect(mine.body).not.toContain('secret_detail');
+      }
+    } finally {
+      [own, yoga].forEach((g, i) => (g.t.app.services.cursors.encode = originals[i]!));
+    }
+  });
+
   it('answers random documents, variables and bodies as yoga alone does', async () => {
     const anyDocument = fc.oneof(
       fc.constantFrom(
