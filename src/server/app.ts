@@ -59,7 +59,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
 export interface CreateAppOptions {
   db?: Db;
   now?: () => number;
@@ -68,6 +67,7 @@ export interface CreateAppOptions {
   graphqlTransport?: 'own' | 'yoga';
 }
 
+/** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.limits.logLevel);
   const db = options.db ?? openDatabaseForStart(config);
