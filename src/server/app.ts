@@ -9,6 +9,7 @@ import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf, type Execute } from '../graphql/execute.js';
+import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
 import { RestAdapter } from '../rest/adapter.js';
@@ -58,8 +59,16 @@ export interface App {
   close(): Promise<void>;
 }
 
+export interface CreateAppOptions {
+  db?: Db;
+  now?: () => number;
+  logger?: Logger;
+  /** 'yoga' answers every /graphql request through yoga: what the transport is compared with (test/graphql/transport-equality.test.ts). */
+  graphqlTransport?: 'own' | 'yoga';
+}
+
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
-export async function createApp(config: Config, options: { db?: Db; now?: () => number; logger?: Logger } = {}): Promise<App> {
+export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.limits.logLevel);
   const db = options.db ?? openDatabaseForStart(config);
   let secret: Uint8Array;
@@ -99,7 +108,8 @@ export async function createApp(config: Config, options: { db?: Db; now?: () => 
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes });
+  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit });
+  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
   const handleOpenApi = openApiEndpoint();
   const handleDocs = docsPage();
   let draining = false;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAuthentication } from '../auth/request-authentication.js';
 import { sendGraphQLError } from '../graphql/send-failure.js';
+import type { GraphQLTransport } from '../graphql/http-transport.js';
 import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { apiError } from '../shared/errors.js';
@@ -42,12 +43,18 @@ export interface GraphQLEndpointOptions {
   authentication: RequestAuthentication;
   streams: StreamAdmission;
   bodyLimitBytes: number;
+  /**
+   * Answers the plain JSON requests without yoga's Fetch emulation (src/graphql/http-transport.ts);
+   * without it yoga answers every request, which is what the transport is compared with.
+   */
+  transport?: GraphQLTransport;
 }
 
 /**
- * /graphql: the GraphiQL page for a browser, everything else through yoga once the caller is
- * authenticated and charged, the body read (bounded, UTF-8) and a live stream admitted. What
- * fails before yoga answers is GraphQL error JSON.
+ * /graphql: the GraphiQL page for a browser; everything else, once the caller is authenticated
+ * and charged, the body read (bounded, UTF-8) and a live stream admitted, through the transport
+ * for the requests it takes and through yoga for the rest (event and live streams, malformed
+ * requests). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { yoga } = options;
@@ -65,13 +72,18 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
-        // Read (and bound) the body here; yoga takes it as an async iterable instead of the socket.
-        const body = await readUtf8Body(req, options.bodyLimitBytes);
-        requestBody = body;
-        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+        // Read (and bound) the body here, for the transport and yoga alike.
+        requestBody = await readUtf8Body(req, options.bodyLimitBytes);
       }
       const liveStream = await options.streams.admit(req, res, principal, requestBody);
-      await yoga(req, res, { principal, requestId: requestContextOf(res)?.requestId, liveStream });
+      const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
+      if (options.transport && (await options.transport(req, res, context, requestBody))) return;
+      if (requestBody !== undefined) {
+        const body = requestBody;
+        // yoga takes the body already read as an async iterable instead of the socket.
+        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+      }
+      await yoga(req, res, context);
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;

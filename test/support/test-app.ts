@@ -85,6 +85,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Replaces the app's logger (tests that read log lines). */
   logger?: Logger;
+  /** 'yoga' answers every /graphql request through yoga alone (test/graphql/transport-equality.test.ts). */
+  graphqlTransport?: 'own' | 'yoga';
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
@@ -102,7 +104,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await createApp(config, { ...(options.now ? { now: options.now } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+  const app = await createApp(config, {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.graphqlTransport ? { graphqlTransport: options.graphqlTransport } : {}),
+  });
   if (options.seed !== false) await seedTenants(app.db);
   const openApiProblems: string[] = [];
   checkResponsesAgainstOpenApi(app.server, openApiProblems);

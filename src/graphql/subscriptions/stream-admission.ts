@@ -6,12 +6,23 @@ import { unauthenticated } from '../../shared/errors.js';
 import type { LiveStreams, LiveTicket } from '../../webhooks/live-streams.js';
 import { isPlainObject } from '../../shared/is-plain-object.js';
 
+/**
+ * Whether a JSON body may hold the word `subscription` in one of its strings. A JSON string
+ * spells a letter either as itself or as a `\u` escape (its other escapes stand for
+ * punctuation and white space), so a body with neither cannot, and is not parsed here.
+ */
+function mayMentionSubscription(body: Buffer): boolean {
+  return body.includes('subscription') || body.includes('\\u');
+}
+
 /** The documents a /graphql request carries: `query` of the JSON body (one or a batch) and of the URL. */
 function documentsOf(req: IncomingMessage, body: Buffer | undefined): string[] {
   const documents: string[] = [];
-  const fromUrl = new URL(req.url ?? '/', 'http://localhost').searchParams.get('query');
-  if (fromUrl !== null) documents.push(fromUrl);
-  if (body !== undefined && body.length > 0) {
+  if (req.url?.includes('?')) {
+    const fromUrl = new URL(req.url, 'http://localhost').searchParams.get('query');
+    if (fromUrl !== null) documents.push(fromUrl);
+  }
+  if (body !== undefined && body.length > 0 && mayMentionSubscription(body)) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString('utf8'));

@@ -1,0 +1,362 @@
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlTransport } from '../../src/graphql/http-transport.js';
+import type { Principal } from '../../src/shared/principal.js';
+import { readUtf8Body } from '../../src/shared/http/read-body.js';
+import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * /graphql answers the requests its own transport takes (src/graphql/http-transport.ts) and
+ * yoga answers the rest. Two gateways on identical databases and clocks, one with the transport
+ * and one with yoga alone, get the same corpus in the same order; every answer must be the same
+ * to the byte: status line, header names and values (except Date) and body.
+ */
+
+const CLOCK = Date.parse('2026-03-01T10:00:00.000Z');
+
+type Caller = 'developer' | 'timesheet' | 'none' | 'bad-token' | 'no-subscription-key';
+
+interface Case {
+  name: string;
+  method?: string;
+  /** Appended to /graphql. */
+  search?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  caller?: Caller;
+  /** Whether the transport answers it (checked on a bare server below); yoga answers the rest. */
+  own: boolean;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const q = (query: string, extra: Record<string, unknown> = {}) => json({ query, ...extra });
+const get = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+
+const TIMESHEET = '{ timesheet(timesheetId: 9001) { timesheetId } }';
+const TIMESHEET_BY_VARIABLE = 'query One($id: Int!) { timesheet(timesheetId: $id) { timesheetId } }';
+const EVENTS = '{ webhookEvents { event eventType } }';
+const STAFFS = 'query Page($n: Int) { staffs(first: $n) { edges { node { employeeId } } pageInfo { hasNextPage } } }';
+const CREATE = 'mutation ($input: CreateEventSubscriptionInput!) { createEventSubscription(input: $input) { eventSubscription { subscriptionId uri createdDateTime } } }';
+const CREATE_INPUT = { input: { subscriberId: 301, uri: 'https://payroll.example.com/hooks' } };
+const TWO_OPERATIONS = 'query A { webhookEvents { event } } query B { __typename }';
+const DEEP = '{ a { b { c { d { e { f { g { h { i { j { k { l } } } } } } } } } } } }';
+const ALIASES = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+const TOKENS = `{ ${'__typename '.repeat(2100)} }`;
+const DIRECTIVES = `{ __typename ${'@skip(if: false) '.repeat(12)} }`;
+const EXPENSIVE = 'query Page($n: Int) { staffs(first: $n) { edges { node { employeeId firstName lastName } } } }';
+
+const CORPUS: Case[] = [
+  // What the transport takes: well-formed JSON POSTs, GETs and batches answered as JSON.
+  { name: 'timesheet read', body: q(TIMESHEET), caller: 'timesheet', own: true },
+  { name: 'timesheet read with variables', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 9001 }, operationName: 'One' }), caller: 'timesheet', own: true },
+  { name: 'record not found', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 1 } }), caller: 'timesheet', own: true },
+  { name: 'field outside the key type', body: q(TIMESHEET), caller: 'developer', own: true },
+  { name: 'list page', body: q(STAFFS, { variables: { n: 2 } }), caller: 'developer', own: true },
+  { name: 'null variables, extensions and operation name', body: q(EVENTS, { variables: null, extensions: null, operationName: null }), caller: 'developer', own: true },
+  { name: 'empty extensions object', body: q(EVENTS, { extensions: {} }), caller: 'developer', own: true },
+  { name: 'mutation', body: q(CREATE, { variables: CREATE_INPUT }), caller: 'developer', own: true },
+  { name: 'mutation with a bad input', body: q(CREATE, { variables: { input: { subscriberId: 999999, uri: 'ftp://x' } } }), caller: 'developer', own: true },
+  { name: 'mutation with the wrong key type', body: q(CREATE, { variables: CREATE_INPUT }), caller: 'timesheet', own: true },
+  { name: 'operation chosen by name', body: q(TWO_OPERATIONS, { operationName: 'B' }), caller: 'developer', own: true },
+  { name: 'two operations, none named', body: q(TWO_OPERATIONS), caller: 'developer', own: true },
+  { name: 'unknown operation name', body: q(TWO_OPERATIONS, { operationName: 'C' }), caller: 'developer', own: true },
+  { name: 'syntax error', body: q('{ timesheet('), caller: 'developer', own: true },
+  { name: 'empty document', body: q(''), caller: 'developer', own: true },
+  { name: 'unknown field', body: q('{ nope }'), caller: 'developer', own: true },
+  { name: 'unknown field (graphql-response+json)', body: q('{ nope }'), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'missing variable', body: q(TIMESHEET_BY_VARIABLE), caller: 'timesheet', own: true },
+  { name: 'variable of the wrong type', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 'x' } }), caller: 'timesheet', own: true },
+  { name: 'variable of the wrong type (graphql-response+json)', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 'x' } }), headers: { accept: 'application/graphql-response+json' }, caller: 'timesheet', own: true },
+  { name: 'depth limit', body: q(DEEP), caller: 'developer', own: true },
+  { name: 'alias limit', body: q(ALIASES), caller: 'developer', own: true },
+  { name: 'token limit', body: q(TOKENS), caller: 'developer', own: true },
+  { name: 'token limit (graphql-response+json)', body: q(TOKENS), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'directive limit', body: q(DIRECTIVES), caller: 'developer', own: true },
+  { name: 'cost limit from a variable', body: q(EXPENSIVE, { variables: { n: 100000 } }), caller: 'developer', own: true },
+  { name: 'cost limit (graphql-response+json)', body: q(EXPENSIVE, { variables: { n: 100000 } }), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'same document under the cost limit', body: q(EXPENSIVE, { variables: { n: 3 } }), caller: 'developer', own: true },
+  { name: 'introspection', body: q('{ __schema { queryType { name } } }'), caller: 'developer', own: true },
+  { name: 'accept */*', body: q(EVENTS), headers: { accept: '*/*' }, caller: 'developer', own: true },
+  { name: 'accept application/json', body: q(EVENTS), headers: { accept: 'application/json' }, caller: 'developer', own: true },
+  { name: 'accept graphql-response+json', body: q(EVENTS), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'accept both, json preferred', body: q('{ nope }'), headers: { accept: 'application/json, application/graphql-response+json;q=0.9' }, caller: 'developer', own: true },
+  { name: 'accept both, graphql-response+json first', body: q('{ nope }'), headers: { accept: 'application/graphql-response+json, application/json' }, caller: 'developer', own: true },
+  { name: 'accept with a UTF-8 charset', body: q(EVENTS), headers: { accept: 'application/json; charset=utf-8' }, caller: 'developer', own: true },
+  { name: 'accept application/*', body: q(EVENTS), headers: { accept: 'application/*' }, caller: 'developer', own: true },
+  { name: 'accept event stream or json', body: q(EVENTS), headers: { accept: 'text/event-stream, application/json' }, caller: 'developer', own: true },
+  { name: 'content type graphql+json', body: q(EVENTS), headers: { 'content-type': 'application/graphql+json' }, caller: 'developer', own: true },
+  { name: 'content type with charset', body: q(EVENTS), headers: { 'content-type': 'application/json; charset=utf-8' }, caller: 'developer', own: true },
+  { name: 'GET query', method: 'GET', search: get({ query: EVENTS }), caller: 'developer', own: true },
+  { name: 'GET with variables and operation name', method: 'GET', search: get({ query: TIMESHEET_BY_VARIABLE, variables: json({ id: 9001 }), operationName: 'One' }), caller: 'timesheet', own: true },
+  { name: 'GET with extensions', method: 'GET', search: get({ query: EVENTS, extensions: json({ a: 1 }) }), caller: 'developer', own: true },
+  { name: 'GET mutation', method: 'GET', search: get({ query: CREATE, variables: json(CREATE_INPUT) }), caller: 'developer', own: true },
+  { name: 'GET syntax error', method: 'GET', search: get({ query: '{' }), caller: 'developer', own: true },
+  { name: 'GET unknown operation name', method: 'GET', search: get({ query: TWO_OPERATIONS, operationName: 'C' }), caller: 'developer', own: true },
+  { name: 'GET graphql-response+json', method: 'GET', search: get({ query: '{ nope }' }), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'batch', body: json([{ query: EVENTS }, { query: TIMESHEET }]), caller: 'developer', own: true },
+  { name: 'batch with errors', body: json([{ query: '{ nope }' }, { query: '{' }, { query: TIMESHEET_BY_VARIABLE, variables: { id: 'x' } }]), caller: 'timesheet', own: true },
+  { name: 'batch with errors (graphql-response+json)', body: json([{ query: '{ nope }' }, { query: EVENTS }]), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
+  { name: 'batch with a mutation', body: json([{ query: CREATE, variables: CREATE_INPUT }, { query: EVENTS }]), caller: 'developer', own: true },
+  { name: 'batch at the limit', body: json(Array.from({ length: 10 }, () => ({ query: '{ __typename }' }))), caller: 'developer', own: true },
+
+  // What yoga answers: malformed requests, other media types and methods, streams.
+  { name: 'batch over the limit', body: json(Array.from({ length: 11 }, () => ({ query: '{ __typename }' }))), caller: 'developer', own: false },
+  { name: 'empty batch', body: '[]', caller: 'developer', own: false },
+  { name: 'batch with a non-object', body: json([{ query: EVENTS }, 1]), caller: 'developer', own: false },
+  { name: 'batch with a bad item', body: json([{ query: EVENTS }, { query: EVENTS, variables: 'x' }]), caller: 'developer', own: false },
+  { name: 'malformed JSON', body: '{"query": ', caller: 'developer', own: false },
+  { name: 'empty body', body: '', caller: 'developer', own: false },
+  { name: 'body is a string', body: '"{ __typename }"', caller: 'developer', own: false },
+  { name: 'body is a number', body: '42', caller: 'developer', own: false },
+  { name: 'body is null', body: 'null', caller: 'developer', own: false },
+  { name: 'no query', body: '{}', caller: 'developer', own: false },
+  { name: 'query is a number', body: json({ query: 1 }), caller: 'developer', own: false },
+  { name: 'query is null', body: json({ query: null }), caller: 'developer', own: false },
+  { name: 'variables is a string', body: q(EVENTS, { variables: '{}' }), caller: 'developer', own: false },
+  { name: 'variables is an array', body: q(EVENTS, { variables: [] }), caller: 'developer', own: false },
+  { name: 'extensions is a string', body: q(EVENTS, { extensions: 'x' }), caller: 'developer', own: false },
+  { name: 'extensions is an array', body: q(EVENTS, { extensions: [1] }), caller: 'developer', own: false },
+  { name: 'extensions is a number', body: q(EVENTS, { extensions: 1 }), caller: 'developer', own: false },
+  { name: 'operation name is a number', body: q(TWO_OPERATIONS, { operationName: 1 }), caller: 'developer', own: false },
+  { name: 'operation name is an object', body: q(TWO_OPERATIONS, { operationName: {} }), caller: 'developer', own: false },
+  { name: 'unknown parameter', body: q(EVENTS, { foo: 1 }), caller: 'developer', own: false },
+  { name: 'unknown parameter that is null', body: q(EVENTS, { foo: null }), caller: 'developer', own: false },
+  { name: 'GET without a query', method: 'GET', search: get({ variables: '{}' }), caller: 'developer', own: false },
+  { name: 'GET without parameters', method: 'GET', caller: 'developer', own: false },
+  { name: 'GET with malformed variables', method: 'GET', search: get({ query: EVENTS, variables: '{' }), caller: 'developer', own: false },
+  { name: 'GET with variables that are not an object', method: 'GET', search: get({ query: EVENTS, variables: '[1]' }), caller: 'developer', own: false },
+  { name: 'GET with extensions that are not an object', method: 'GET', search: get({ query: EVENTS, extensions: '"x"' }), caller: 'developer', own: false },
+  { name: 'GET for a browser page', method: 'GET', headers: { accept: 'text/html' }, caller: 'none', own: false },
+  { name: 'accept text/plain', body: q(EVENTS), headers: { accept: 'text/plain' }, caller: 'developer', own: false },
+  { name: 'accept a non-UTF-8 charset', body: q(EVENTS), headers: { accept: 'application/json; charset=iso-8859-1' }, caller: 'developer', own: false },
+  { name: 'accept multipart only', body: q(EVENTS), headers: { accept: 'multipart/mixed' }, caller: 'developer', own: false },
+  { name: 'accept event stream only', body: q(EVENTS), headers: { accept: 'text/event-stream' }, caller: 'developer', own: false },
+  { name: 'content type in capitals', body: q(EVENTS), headers: { 'content-type': 'Application/JSON' }, caller: 'developer', own: false },
+  { name: 'content type text/plain', body: q(EVENTS), headers: { 'content-type': 'text/plain' }, caller: 'developer', own: false },
+  { name: 'content type form', body: 'query=%7B__typename%7D', headers: { 'content-type': 'application/x-www-form-urlencoded' }, caller: 'developer', own: false },
+  { name: 'content type with another charset', body: q(EVENTS), headers: { 'content-type': 'application/json; charset=latin1' }, caller: 'developer', own: false },
+  { name: 'PUT', method: 'PUT', body: q(EVENTS), caller: 'developer', own: false },
+  { name: 'DELETE', method: 'DELETE', body: q(EVENTS), caller: 'developer', own: false },
+  { name: 'subscription answered as JSON', body: q('subscription { events { event } }'), caller: 'developer', own: false },
+  { name: 'subscription spelled with JSON escapes', body: '{"query":"\\u0073ubscription { events { event } }"}', caller: 'developer', own: false },
+  { name: 'subscription that does not validate', body: q('subscription { __typename }'), caller: 'developer', own: false },
+  { name: 'subscription beside the query that runs', body: q('subscription S { events { event } } query Q { __typename }', { operationName: 'Q' }), caller: 'developer', own: false },
+
+  // Refused before either answers.
+  { name: 'no credentials', body: q(EVENTS), caller: 'none', own: false },
+  { name: 'invalid token', body: q(EVENTS), caller: 'bad-token', own: false },
+  { name: 'no subscription key', body: q(EVENTS), caller: 'no-subscription-key', own: false },
+];
+
+interface Gateway {
+  t: TestApp;
+  tokens: Record<'developer' | 'timesheet', string>;
+}
+
+async function gateway(graphqlTransport: 'own' | 'yoga'): Promise<Gateway> {
+  const t = await startTestApp({ now: () => CLOCK, graphqlTransport });
+  const developer = await t.token({ type: 'developer', companyId: 1 });
+  const timesheet = await t.token({ type: 'timesheet', companyId: 1 });
+  return { t, tokens: { developer, timesheet } };
+}
+
+async function send(g: Gateway, c: Case, index: number): Promise<{ status: number; statusMessage: string; headers: string[]; body: string }> {
+  const headers: Record<string, string> = { 'x-request-id': `case-${index}` };
+  const caller = c.caller ?? 'developer';
+  if (caller !== 'no-subscription-key') headers['external-gh-apim-sub-key'] = SUB_KEY;
+  if (caller === 'developer' || caller === 'timesheet') headers.authorization = `Bearer ${g.tokens[caller]}`;
+  if (caller === 'bad-token') headers.authorization = 'Bearer not-a-token';
+  if (c.body !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, c.headers);
+  // node's client, so header names are compared as they were written, not as Fetch folds them.
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const sent = request(`${g.t.baseUrl}/graphql${c.search ?? ''}`, { method: c.method ?? (c.body === undefined ? 'GET' : 'POST'), headers }, resolve);
+    sent.on('error', reject);
+    sent.end(c.body);
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  g.t.openApiProblems.splice(0);
+  const kept: string[] = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i]!;
+    const value = res.rawHeaders[i + 1]!;
+    if (/^(date|keep-alive|connection)$/i.test(name)) continue;
+    // The rate limit's window runs on the wall clock, not the test's: its seconds to reset differ by when the request came.
+    kept.push(`${name}: ${/^ratelimit$/i.test(name) ? value.replace(/;t=\d+/, '') : value}`);
+  }
+  return { status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: kept.sort(), body };
+}
+
+describe('/graphql: its transport answers as yoga does', () => {
+  let own: Gateway;
+  let yoga: Gateway;
+
+  beforeAll(async () => {
+    own = await gateway('own');
+    yoga = await gateway('yoga');
+  });
+  afterAll(async () => {
+    await own?.t.close();
+    await yoga?.t.close();
+  });
+
+  it('answers every request of the corpus as yoga alone does', async () => {
+    const differences: string[] = [];
+    for (const [index, c] of CORPUS.entries()) {
+      const mine = await send(own, c, index);
+      const theirs = await send(yoga, c, index);
+      try {
+        expect(mine).toEqual(theirs);
+      } catch {
+        differences.push(`${c.name}:\n  transport ${JSON.stringify(mine)}\n  yoga      ${JSON.stringify(theirs)}`);
+      }
+    }
+    expect(differences, differences.join('\n')).toEqual([]);
+  });
+
+  it.each([
+    ['an internal failure, masked and tagged with the request id', () => new Error('no such column: secret_detail')],
+    ['a busy database, as 503', () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })],
+  ])('answers %s as yoga alone does', async (_name, failure) => {
+    const CURSORS = '{ staffs(first: 2) { edges { cursor node { employeeId } } } }';
+    const cases: Case[] = [
+      { name: 'failing resolver', body: q(CURSORS), own: true },
+      { name: 'failing resolver (graphql-response+json)', body: q(CURSORS), headers: { accept: 'application/graphql-response+json' }, own: true },
+      { name: 'failing resolver in a batch', body: json([{ query: CURSORS }, { query: EVENTS }]), own: true },
+      { name: 'failing resolver over GET', method: 'GET', search: get({ query: CURSORS }), own: true },
+    ];
+    const originals = [own, yoga].map((g) => g.t.app.services.cursors.encode);
+    for (const g of [own, yoga]) {
+      g.t.app.services.cursors.encode = () => {
+        throw failure();
+      };
+    }
+    try {
+      for (const [index, c] of cases.entries()) {
+        const mine = await send(own, c, 900 + index);
+        expect(mine, c.name).toEqual(await send(yoga, c, 900 + index));
+        expect(mine.body).not.toContain('secret_detail');
+      }
+    } finally {
+      [own, yoga].forEach((g, i) => (g.t.app.services.cursors.encode = originals[i]!));
+    }
+  });
+
+  it('answers random documents, variables and bodies as yoga alone does', async () => {
+    const anyDocument = fc.oneof(
+      fc.constantFrom(
+        TIMESHEET,
+        TIMESHEET_BY_VARIABLE,
+        EVENTS,
+        STAFFS,
+        EXPENSIVE,
+        CREATE,
+        TWO_OPERATIONS,
+        'query Q($id: ID!) { node(id: $id) { id } }',
+        'mutation M($input: UpdateEventSubscriptionInput!) { updateEventSubscription(input: $input) { eventSubscription { subscriptionId } } }',
+        'subscription { events { event } }',
+        '{ staff(employeeId: 1001) { ...F } } fragment F on Staff { ...F }',
+      ),
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: 'grapheme', maxLength: 40 }).map((text) => `{ ${text} }`),
+    );
+    const anyVariables = fc.oneof(
+      fc.constant(undefined),
+      fc.record(
+        {
+          id: fc.oneof(fc.integer(), fc.constantFrom(9001, 1001, 2 ** 31), fc.string({ maxLength: 10 }), fc.constant(null)),
+          n: fc.oneof(fc.integer({ min: -5, max: 200_000 }), fc.constant(null)),
+          input: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(CREATE_INPUT.input)),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const anyOperationName = fc.oneof(fc.constant(undefined), fc.constantFrom('A', 'B', 'One', 'Page', 'Q', 'M', null), fc.jsonValue({ maxDepth: 1 }));
+    const anyExtensions = fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 1 }));
+    // No event stream or multipart: a subscription would open a stream that stays open.
+    const anyAccept = fc.constantFrom(undefined, 'application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json', '*/*', 'text/plain');
+    let index = 1000;
+    const differences: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        anyDocument,
+        anyVariables,
+        anyOperationName,
+        anyExtensions,
+        fc.constantFrom('json', 'json', 'get', 'batch', 'raw'),
+        fc.string({ maxLength: 40 }),
+        anyAccept,
+        fc.constantFrom<Caller>('developer', 'developer', 'timesheet'),
+        async (query, variables, operationName, extensions, shape, raw, accept, caller) => {
+          const params = { query, variables, operationName, extensions };
+          const c: Case = { name: 'random', caller, own: false, ...(accept ? { headers: { accept } } : {}) };
+          if (shape === 'get') {
+            const search: Record<string, string> = { query };
+            if (variables !== undefined) search.variables = json(variables);
+            if (typeof operationName === 'string') search.operationName = operationName;
+            if (extensions !== undefined) search.extensions = json(extensions);
+            c.method = 'GET';
+            c.search = get(search);
+          } else {
+            c.body = shape === 'raw' ? raw : json(shape === 'batch' ? [params, { query: EVENTS }] : params);
+          }
+          index++;
+          const mine = await send(own, c, index);
+          const theirs = await send(yoga, c, index);
+          if (JSON.stringify(mine) !== JSON.stringify(theirs)) {
+            differences.push(`${json(c)}:\n  transport ${json(mine)}\n  yoga      ${json(theirs)}`);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(differences, differences.slice(0, 5).join('\n')).toEqual([]);
+  }, 120_000);
+
+  describe('which requests the transport takes', () => {
+    let server: Server;
+    let base: string;
+    let principals: Record<'developer' | 'timesheet', Principal>;
+
+    beforeAll(async () => {
+      const key = async (keyType: 'developer' | 'timesheet'): Promise<Principal> => {
+        const { id } = await own.t.key({ type: keyType, companyId: 1 });
+        return { keyId: id, keyType, companyId: 1, customerIds: [], siteIds: [] };
+      };
+      principals = { developer: await key('developer'), timesheet: await key('timesheet') };
+      const transport = graphqlTransport(own.t.app.yoga, { batchLimit: own.t.app.config.limits.graphql.batchLimit });
+      // The transport alone, behind no authentication: 599 marks a request it leaves to yoga.
+      server = createServer((req, res) => {
+        void (async () => {
+          const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readUtf8Body(req, 1 << 20).catch(() => Buffer.alloc(0));
+          const caller = req.headers['x-caller'] === 'timesheet' ? 'timesheet' : 'developer';
+          const took = await transport(req, res, { principal: principals[caller] }, body);
+          if (!took) res.writeHead(599).end();
+        })();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('takes the well-formed JSON requests and leaves the rest to yoga', async () => {
+      const wrong: string[] = [];
+      for (const c of CORPUS) {
+        // Credentials are checked, and live streams admitted, before the transport is reached.
+        if (c.caller === 'none' || c.caller === 'bad-token' || c.caller === 'no-subscription-key' || c.name.startsWith('subscription')) continue;
+        const headers: Record<string, string> = { 'x-caller': c.caller ?? 'developer' };
+        if (c.body !== undefined) headers['content-type'] = 'application/json';
+        Object.assign(headers, c.headers);
+        const res = await fetch(`${base}/graphql${c.search ?? ''}`, { method: c.method ?? (c.body === undefined ? 'GET' : 'POST'), headers, body: c.body });
+        await res.arrayBuffer();
+        if ((res.status !== 599) !== c.own) wrong.push(`${c.name}: ${c.own ? 'left to yoga' : 'taken'}`);
+      }
+      expect(wrong, wrong.join('\n')).toEqual([]);
+    });
+  });
+});
