@@ -35,6 +35,8 @@ export interface Config {
   live: LiveConfig;
   /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
   limits: LimitsConfig;
+  /** How the gateway runs its own checked-in read operations (docs/operations.md, "GraphQL executor"). */
+  graphqlExecutor: GraphQLExecutor;
 }
 
 /** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
@@ -326,6 +328,8 @@ function databaseUrl(fallback: string): Variable<DatabaseConfig> {
 
 const RATE_LIMIT_STORES = ['memory', 'postgres'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const GRAPHQL_EXECUTORS = ['compiled', 'standard'] as const;
+export type GraphQLExecutor = (typeof GRAPHQL_EXECUTORS)[number];
 /** The lease when WEBHOOK_LEASE_MS is unset, unless twice the time-out is longer. */
 const MIN_DEFAULT_LEASE_MS = 60_000;
 
@@ -384,6 +388,7 @@ export const CONFIG_VARIABLES = {
   // docs/operations.md
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
+  GRAPHQL_EXECUTOR: oneOf(GRAPHQL_EXECUTORS, 'compiled'),
 } satisfies Record<string, Variable<unknown>>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -479,5 +484,6 @@ export function loadConfig(env: Env = process.env): Config {
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       logLevel: v.LOG_LEVEL,
     },
+    graphqlExecutor: v.GRAPHQL_EXECUTOR,
   };
 }
