@@ -12,7 +12,9 @@ import { argument, failChild, serveAsChild } from './child-ipc.js';
  * the cached data set. Request logs stay at the shipped level (info); the parent discards stdout.
  */
 async function main() {
-  const config = loadConfig(JSON.parse(argument('config')));
+  // GRAPHQL_EXECUTOR from the bench's environment, so both executors can be measured in turn.
+  const executor = process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {};
+  const config = loadConfig({ ...JSON.parse(argument('config')), ...executor });
   const app = await createApp(config);
   app.server.removeAllListeners('listening');
   let statements = 0;
