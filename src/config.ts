@@ -37,6 +37,8 @@ export interface Config {
   limits: LimitsConfig;
   /** How the gateway runs its own checked-in read operations (docs/operations.md, "GraphQL executor"). */
   graphqlExecutor: GraphQLExecutor;
+  /** How far V8 lets the heap grow past what it held after a collection, in percent; 0 leaves V8's own factor (docs/operations.md, "Memory"). */
+  heapGrowingPercent: number;
 }
 
 /** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
@@ -389,6 +391,7 @@ export const CONFIG_VARIABLES = {
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   GRAPHQL_EXECUTOR: oneOf(GRAPHQL_EXECUTORS, 'compiled'),
+  HEAP_GROWING_PERCENT: int(20, 0, 1000),
 } satisfies Record<string, Variable<unknown>>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -485,5 +488,6 @@ export function loadConfig(env: Env = process.env): Config {
       logLevel: v.LOG_LEVEL,
     },
     graphqlExecutor: v.GRAPHQL_EXECUTOR,
+    heapGrowingPercent: v.HEAP_GROWING_PERCENT,
   };
 }

@@ -59,6 +59,7 @@ describe('configuration messages', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ GRAPHQL_INTROSPECTION: ' Maybe ' }, 'GRAPHQL_INTROSPECTION: must be true or false, got " Maybe "'],
     [{ GRAPHQL_EXECUTOR: 'jit' }, 'GRAPHQL_EXECUTOR: must be compiled or standard, got "jit"'],
+    [{ HEAP_GROWING_PERCENT: '-1' }, 'HEAP_GROWING_PERCENT: must be an integer from 0 to 1000, got "-1"'],
     // Rules between variables.
     [{ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '60000' }, 'WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS'],
     [{ DATABASE_POOL_MIN: '11' }, 'DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX'],
@@ -194,6 +195,7 @@ describe('configuration messages', () => {
         logLevel: 'info',
       },
       graphqlExecutor: 'compiled',
+      heapGrowingPercent: 20,
     });
   });
 
