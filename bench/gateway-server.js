@@ -2,6 +2,7 @@
 // plain node, so its RSS and CPU are those of a deployment. Plain JavaScript for that reason.
 import { createApp } from '../dist/server/app.js';
 import { loadConfig } from '../dist/config.js';
+import { applyHeapGrowth } from '../dist/server/heap-growth.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 
 /**
@@ -12,7 +13,11 @@ import { argument, failChild, serveAsChild } from './child-ipc.js';
  * the cached data set. Request logs stay at the shipped level (info); the parent discards stdout.
  */
 async function main() {
-  const config = loadConfig(JSON.parse(argument('config')));
+  // GRAPHQL_EXECUTOR from the bench's environment, so both executors can be measured in turn.
+  const executor = process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {};
+  const config = loadConfig({ ...JSON.parse(argument('config')), ...executor });
+  // As `shiftgate serve` does before it builds the app.
+  applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   app.server.removeAllListeners('listening');
   let statements = 0;

@@ -35,6 +35,10 @@ export interface Config {
   live: LiveConfig;
   /** Abuse limits, rate limits and operability (see README, "Security" and "Operations"). */
   limits: LimitsConfig;
+  /** How the gateway runs its own checked-in read operations (docs/operations.md, "GraphQL executor"). */
+  graphqlExecutor: GraphQLExecutor;
+  /** How far V8 lets the heap grow past what it held after a collection, in percent; 0 leaves V8's own factor (docs/operations.md, "Memory"). */
+  heapGrowingPercent: number;
 }
 
 /** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
@@ -326,6 +330,8 @@ function databaseUrl(fallback: string): Variable<DatabaseConfig> {
 
 const RATE_LIMIT_STORES = ['memory', 'postgres'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const GRAPHQL_EXECUTORS = ['compiled', 'standard'] as const;
+export type GraphQLExecutor = (typeof GRAPHQL_EXECUTORS)[number];
 /** The lease when WEBHOOK_LEASE_MS is unset, unless twice the time-out is longer. */
 const MIN_DEFAULT_LEASE_MS = 60_000;
 
@@ -384,6 +390,8 @@ export const CONFIG_VARIABLES = {
   // docs/operations.md
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
+  GRAPHQL_EXECUTOR: oneOf(GRAPHQL_EXECUTORS, 'compiled'),
+  HEAP_GROWING_PERCENT: int(20, 0, 1000),
 } satisfies Record<string, Variable<unknown>>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -479,5 +487,7 @@ export function loadConfig(env: Env = process.env): Config {
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       logLevel: v.LOG_LEVEL,
     },
+    graphqlExecutor: v.GRAPHQL_EXECUTOR,
+    heapGrowingPercent: v.HEAP_GROWING_PERCENT,
   };
 }

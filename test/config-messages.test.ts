@@ -58,6 +58,8 @@ describe('configuration messages', () => {
     [{ RATE_LIMIT_STORE: ' redis ' }, 'RATE_LIMIT_STORE: must be memory or postgres, got "redis"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ GRAPHQL_INTROSPECTION: ' Maybe ' }, 'GRAPHQL_INTROSPECTION: must be true or false, got " Maybe "'],
+    [{ GRAPHQL_EXECUTOR: 'jit' }, 'GRAPHQL_EXECUTOR: must be compiled or standard, got "jit"'],
+    [{ HEAP_GROWING_PERCENT: '-1' }, 'HEAP_GROWING_PERCENT: must be an integer from 0 to 1000, got "-1"'],
     // Rules between variables.
     [{ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '60000' }, 'WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS'],
     [{ DATABASE_POOL_MIN: '11' }, 'DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX'],
@@ -86,6 +88,7 @@ describe('configuration messages', () => {
       RATE_LIMIT_STORE: ' ',
       LOG_LEVEL: '',
       GRAPHQL_INTROSPECTION: ' ',
+      GRAPHQL_EXECUTOR: '',
       DATA_DIR: ' ',
       NODE_ENV: '',
     };
@@ -102,6 +105,11 @@ describe('configuration messages', () => {
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).limits).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
     expect(loadConfig({ HEADERS_TIMEOUT_MS: '600000' }).limits).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 30_000 });
     expect(loadConfig({ HEADERS_TIMEOUT_MS: '2000' }).limits.headersTimeoutMs).toBe(2000);
+  });
+
+  it('runs the REST reads compiled unless GRAPHQL_EXECUTOR=standard', () => {
+    expect(loadConfig({}).graphqlExecutor).toBe('compiled');
+    expect(loadConfig({ GRAPHQL_EXECUTOR: ' standard ' }).graphqlExecutor).toBe('standard');
   });
 
   it('shares rate limits through PostgreSQL only on a postgres:// database', () => {
@@ -186,6 +194,8 @@ describe('configuration messages', () => {
         shutdownTimeoutMs: 10_000,
         logLevel: 'info',
       },
+      graphqlExecutor: 'compiled',
+      heapGrowingPercent: 20,
     });
   });
 

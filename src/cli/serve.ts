@@ -84,7 +84,9 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   // Loaded here, not at the top: the gateway's modules are slow to import, and usage errors and
   // refusals above should not wait for them.
   const { createApp } = await import('../server/app.js');
+  const { applyHeapGrowth } = await import('../server/heap-growth.js');
   const { activeDemoKeys, loadDemoDataIfEmpty } = await import('./demo-data.js');
+  applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   let demoKeys: ActiveDemoKey[];
   try {

@@ -12,13 +12,16 @@ function isExpected(error: GraphQLError): boolean {
   return original === undefined || original === null || original instanceof GraphQLError;
 }
 
+/** The error itself when it may be shown, otherwise its masked replacement. */
+export type MaskError = (error: unknown, message: string) => Error;
+
 /**
  * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
  * INTERNAL_SERVER_ERROR (no message, stack, SQL or path), and the original goes to the log.
  * A busy database is no fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
-export function maskErrorWith(sink: UnexpectedErrorSink) {
+export function maskErrorWith(sink: UnexpectedErrorSink): MaskError {
   return (error: unknown, message: string): Error => {
     if (error instanceof GraphQLError && isExpected(error)) return error;
     const located = error instanceof GraphQLError ? error : undefined;

@@ -1,7 +1,9 @@
-import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { GraphQLParams } from 'graphql-yoga';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { GraphQLExecutor } from '../config.js';
 import type { Principal } from '../shared/principal.js';
-import { tagRequestId } from './error-masking.js';
+import { tagRequestId, type MaskError } from './error-masking.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 /** One operation to run on behalf of a caller who is already authenticated. */
@@ -18,14 +20,56 @@ export interface OperationRequest {
 /** Runs one query or mutation and resolves with its result; errors are in the result, already masked. */
 export type Execute = (request: OperationRequest) => Promise<ExecutionResult>;
 
+/** How executorOf runs the read operations it is given (GRAPHQL_EXECUTOR, docs/operations.md). */
+export interface ExecutorOptions {
+  executor: GraphQLExecutor;
+  /** The fixed operations to compile at start-up; only their query operations are compiled. */
+  operations: readonly DocumentNode[];
+  /** The maskError yoga was created with, so a compiled result is masked as yoga masks its own. */
+  maskError: MaskError;
+}
+
+/** yoga's message for a masked error (its `maskedErrors.errorMessage` default, which yoga.ts keeps). */
+const MASKED_MESSAGE = 'Unexpected error.';
+
 /**
- * The one way a checked-in operation is run (REST routes, webhook and live-event payloads):
- * through yoga's envelop pipeline, so the context factory, error masking and every execute hook
- * are the ones /graphql requests get. Documents a caller wrote to /graphql run through
- * runCallerOperation below (or yoga's own HTTP handling), which adds parsing, validation and
- * GraphQL Armor.
+ * The one way a checked-in operation is run (REST routes, webhook and live-event payloads). The
+ * standard executor is yoga's envelop pipeline, so the context factory, error masking and every
+ * execute hook are the ones /graphql requests get. Documents a caller wrote to /graphql run
+ * through runCallerOperation below (or yoga's own HTTP handling), which adds parsing, validation
+ * and GraphQL Armor.
+ *
+ * The compiled executor (the default) runs the REST read operations through graphql-jit, each
+ * compiled once here: the same context factory (yoga's), the same resolvers, the same maskError and
+ * request-id tag. The only execute hook yoga's pipeline would add for these documents is the cost
+ * limit, which leaves operations the gateway runs itself alone (cost.ts). Mutations, subscriptions
+ * and every other document stay on the standard executor: graphql-jit coerces an absent variable
+ * inside an input object to null, which only mutations bind.
+ * test/graphql/compiled-executor.test.ts runs every REST operation through both and compares.
  */
-export function executorOf(yoga: YogaApp): Execute {
+export function executorOf(yoga: YogaApp, options?: ExecutorOptions): Execute {
+  const standard = standardExecutor(yoga);
+  if (!options || options.executor === 'standard') return standard;
+  const compiled = compileReads(yoga, options.operations);
+  const { maskError } = options;
+  return async (request) => {
+    const read = compiled.get(request.document);
+    if (!read || (request.operationName !== undefined && request.operationName !== read.name)) return standard(request);
+    const { contextFactory } = yoga.getEnveloped({ principal: request.principal, requestId: request.requestId });
+    const contextValue = await contextFactory();
+    const result = await read.query.query(undefined, contextValue, request.variables ?? {});
+    // Without data the variables were refused before anything ran; an error without an original
+    // is graphql-jit's own (a null in a non-null field, a value a scalar cannot serialise). Both
+    // are worded and masked by graphql-js, so the standard executor answers them.
+    if (!('data' in result) || result.errors?.some((error) => !error.originalError)) return standard(request);
+    if (!result.errors) return result;
+    const errors = result.errors.map((error) => maskError(asStandardError(error), MASKED_MESSAGE) as GraphQLError);
+    tagRequestId(errors, request.requestId);
+    return { errors, data: result.data };
+  };
+}
+
+function standardExecutor(yoga: YogaApp): Execute {
   return async ({ document, variables, operationName, principal, requestId }) => {
     const { execute, contextFactory, schema } = yoga.getEnveloped({ principal, requestId });
     const contextValue = await contextFactory();
@@ -39,6 +83,35 @@ export function executorOf(yoga: YogaApp): Execute {
     tagRequestId(result.errors as readonly GraphQLError[] | undefined, requestId);
     return result;
   };
+}
+
+interface CompiledRead {
+  query: CompiledQuery;
+  name: string | undefined;
+}
+
+function compileReads(yoga: YogaApp, operations: readonly DocumentNode[]): WeakMap<DocumentNode, CompiledRead> {
+  const compiled = new WeakMap<DocumentNode, CompiledRead>();
+  for (const document of operations) {
+    const operation = getOperationAST(document);
+    if (operation?.operation !== 'query') continue;
+    const query = compileQuery(yoga.getEnveloped().schema, document, operation.name?.value);
+    if (!isCompiledQuery(query)) {
+      throw new Error(`operation ${operation.name?.value ?? '(anonymous)'} does not compile: ${query.errors?.map((e) => e.message).join('; ')}`);
+    }
+    compiled.set(document, { query, name: operation.name?.value });
+  }
+  return compiled;
+}
+
+/**
+ * A resolver's error as graphql-js reports it. graphql-jit gives it an empty `locations` list
+ * (the checked-in documents carry no source positions) where graphql-js leaves it out; the
+ * message, path, extensions and original error are the same.
+ */
+function asStandardError(error: GraphQLError): GraphQLError {
+  if (error.locations === undefined) return error;
+  return new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions });
 }
 
 /** The parameters of one operation sent to /graphql, already checked to have GraphQL over HTTP's shape. */

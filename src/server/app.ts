@@ -12,6 +12,7 @@ import { executorOf, type Execute } from '../graphql/execute.js';
 import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { maskErrorWith } from '../graphql/error-masking.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
 import { sendEnvelopeFailure, sendFailure } from '../rest/send-failure.js';
@@ -103,7 +104,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
-  const execute = executorOf(yoga);
+  // The REST routes' fixed read operations run compiled unless GRAPHQL_EXECUTOR=standard (src/graphql/execute.ts).
+  const execute = executorOf(yoga, {
+    executor: config.graphqlExecutor,
+    operations: routes.map((route) => route.operation),
+    maskError: maskErrorWith(yogaOptions.onUnexpectedError),
+  });
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};

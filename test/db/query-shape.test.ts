@@ -99,6 +99,27 @@ describe('QueryShape', () => {
     }
   });
 
+  it.runIf(onPostgres())('prepares each shape once per connection, under a name taken from its SQL text', async () => {
+    const single = openDatabase(loadConfig({ ...database.env, DATABASE_POOL_MAX: '1' }));
+    try {
+      await shape.select(single, { values: { owner: 1, ids: [1, 4], label: null } });
+      await shape.select(single, { values: { owner: 2, ids: [2, 5], label: null } });
+      await shape.select(single, { values: { owner: 2, ids: [2, 5], label: 'even' } });
+      const client = single.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+      const connection = (await client.acquireConnection()) as { connection: { parsedStatements: Record<string, string> } };
+      const prepared = Object.entries(connection.connection.parsedStatements).filter(([name]) => name.startsWith('shape_'));
+      await client.releaseConnection(connection);
+      // Two shapes (with and without the label), each parsed once on the one connection.
+      expect(prepared).toHaveLength(2);
+      expect(prepared.map(([, text]) => text).every((text) => text.includes('$1'))).toBe(true);
+      expect(await shape.select(single, { values: { owner: 3, ids: [3, 6, 9], label: 'even' } })).toEqual(
+        await build(single, { owner: 3, ids: [3, 6, 9], label: 'even' }, ''),
+      );
+    } finally {
+      await single.destroy();
+    }
+  });
+
   it('refuses a builder that binds a value it was not given', async () => {
     const wrong = new QueryShape('wrong', (q: Queryable, values: { owner: number }) =>
       q('shape_items').where('owner', `${String(values.owner)}x`),

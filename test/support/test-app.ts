@@ -102,6 +102,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
     TOKEN_PREFIX_FAILURES_PER_MINUTE: '1000000',
     LOG_LEVEL: 'silent',
+    // `npm run test:standard-executor` runs the HTTP suites again under the standard executor.
+    ...(process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {}),
     ...options.env,
   });
   const app = await createApp(config, {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isPostgres, type Queryable } from './knex.js';
 import { cachedStatement, sqliteBinding, type Row, type SqliteConnection } from './select-rows.js';
@@ -18,8 +19,10 @@ export interface ShapeInput<V extends Record<string, BoundValue>> {
 interface CompiledShape {
   /** `?` placeholders: what knex.raw takes (PostgreSQL, transactions). */
   sql: string;
-  /** Placeholders as the driver takes them (better-sqlite3: the same `?` text). */
+  /** Placeholders as the driver takes them (better-sqlite3: the same `?` text; pg: `$1`…). */
   nativeSql: string;
+  /** PostgreSQL: the name the statement is prepared under on each connection (from its text, so a rebuilt shape reuses it). */
+  statementName: string;
   /** Per binding: where its value comes from, or a constant the builder put there. */
   slots: Slot[];
 }
@@ -70,10 +73,11 @@ export class QueryShape<V extends Record<string, BoundValue>> {
       this.shapes.set(key, shape);
     }
     const bindings = shape.slots.map((slot) => valueOf(slot, input.values));
-    if (postgres || (db as Knex.Transaction).isTransaction) {
+    if ((db as Knex.Transaction).isTransaction) {
       const result = (await db.raw(shape.sql, bindings as Knex.RawBinding[])) as Row[] | { rows: Row[] };
       return Array.isArray(result) ? result : result.rows;
     }
+    if (postgres) return selectNamed(db, shape, bindings);
     return selectPrepared(db, shape.nativeSql, bindings.map(sqliteBinding));
   }
 
@@ -100,7 +104,9 @@ export class QueryShape<V extends Record<string, BoundValue>> {
     for (const slot of slots) {
       if ('name' in slot && !(slot.name in values)) throw new Error(`query shape ${this.name}: unknown binding ${slot.name}`);
     }
-    return { sql: compiled.sql, nativeSql: compiled.toNative().sql, slots };
+    const nativeSql = compiled.toNative().sql;
+    const statementName = `shape_${createHash('sha1').update(nativeSql).digest('base64url')}`;
+    return { sql: compiled.sql, nativeSql, slots, statementName };
   }
 }
 
@@ -119,6 +125,38 @@ async function selectPrepared(db: Queryable, sql: string, bindings: unknown[]): 
   try {
     db.emit('query', { sql, bindings, method: 'select' });
     return cachedStatement(connection, sql).all(...bindings);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+interface PgConnection {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  /** pg's record of the statements this connection has prepared, by name. */
+  connection?: { parsedStatements?: Record<string, string> };
+}
+
+/** Named statements one pooled connection may hold; past that, a new shape runs unnamed (parsed each time). */
+const NAMED_STATEMENTS_PER_CONNECTION = 500;
+
+/**
+ * PostgreSQL, outside a transaction: the shape runs as a named prepared statement, so each pooled
+ * connection parses and plans it once and later calls only bind and execute. The name comes from
+ * the SQL text, so it never stands for two texts; the number of names per connection is bounded.
+ * Like knex, the connection is taken from and returned to the pool, and the 'query' event is emitted.
+ */
+async function selectNamed(db: Queryable, shape: CompiledShape, bindings: unknown[]): Promise<Row[]> {
+  const client = db.client as Knex.Client & {
+    acquireConnection(): Promise<PgConnection>;
+    releaseConnection(connection: PgConnection): Promise<void>;
+  };
+  const connection = await client.acquireConnection();
+  try {
+    db.emit('query', { sql: shape.nativeSql, bindings, method: 'select' });
+    const prepared = connection.connection?.parsedStatements;
+    const named = prepared !== undefined && (shape.statementName in prepared || Object.keys(prepared).length < NAMED_STATEMENTS_PER_CONNECTION);
+    const result = await connection.query({ ...(named ? { name: shape.statementName } : {}), text: shape.nativeSql, values: bindings });
+    return result.rows;
   } finally {
     await client.releaseConnection(connection);
   }
