@@ -21,7 +21,9 @@ export { JsonSyntaxError } from './json-stream.js';
 export interface ImportOptions {
   /**
    * Runs inside the import's transaction after every row is written; throwing rolls the
-   * whole import back. This is where events for created/changed records belong.
+   * whole import back. This is where events for created/changed records belong. A large
+   * import hands its changes over in parts (at most 10,000 each, every timesheet before any
+   * license), one call per part; a smaller one makes a single call.
    */
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
   /** Told as the import moves on (never inside a statement); must not throw. */
@@ -66,7 +68,7 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
     const outcomes = new ImportOutcomes();
     await applySource(trx, source, checks, problems, outcomes, { total, compared: 0, written: 0, report });
     if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
-    if (options.onChanges) await options.onChanges(trx, outcomes.changes);
+    if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
     // Last, just before the commit: a reader who notes a time before the commit and reads without
     // seeing these rows finds them with that time, which a stamp taken while the rows were being
     // written could have missed (docs/rest-api.md, Incremental sync).
