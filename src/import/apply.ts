@@ -16,7 +16,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
  * Records planned and written at once: one `IN (…)` read of the stored rows and a few writes
  * per chunk, and few enough that a large file is never held.
  */
-const CHUNK_RECORDS = 1000;
+const CHUNK_RECORDS = 500;
 
 const LATER_REFERENCES = REFERENCES.filter((ref) => !CHECKED_FIRST.has(ref.section));
 
