@@ -151,7 +151,8 @@ function collectElement(section: Section, index: number, element: unknown, facts
   }
   if (section === 'subscribers') collectEventFilters(element, index, facts, problems);
   if (!early) return;
-  const result = SECTIONS[section].schema.safeParse(element);
+  const { schema } = SECTIONS[section];
+  const result = schema.safeParse(element);
   if (!result.success) {
     reportIssues(result.error.issues, [section, index], problems);
     return;
