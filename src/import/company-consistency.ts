@@ -1,6 +1,7 @@
 import type { Tx } from '../shared/db/knex.js';
 import { parentIds, sitesOfCustomers, timesheetLinks } from '../repositories/import-tables.js';
 import type { FileFacts } from './parse.js';
+import type { IdIndex } from './id-index.js';
 import type { PathSegment, Problems } from './problems.js';
 
 /**
@@ -37,7 +38,7 @@ class Links {
     facts: FileFacts,
   ) {
     // An element whose parent is unknown (invalid) still declares its id.
-    const declared = (ids: Map<number, number>, parents: Map<number, number>) =>
+    const declared = (ids: IdIndex, parents: Map<number, number>) =>
       new Map([...ids].map(([id, index]) => [id, { index, parent: parents.get(id) ?? null }]));
     this.file = {
       staff: declared(facts.ids.staff, facts.parents.staff),
@@ -132,7 +133,7 @@ async function storedTimesheets(
   trx: Tx,
   column: 'employee_id' | 'site_id',
   ids: Iterable<number>,
-  skip: Map<number, number>,
+  skip: IdIndex,
   into: Map<number, { siteId: number; employeeId: number }>,
 ): Promise<void> {
   for (const [id, link] of await timesheetLinks(trx, column, ids)) {

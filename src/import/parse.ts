@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ReferenceTarget, type Section } from './format.js';
 import { formatPath, type PathSegment, type Problems } from './problems.js';
 import type { ImportSource } from './source.js';
+import { IdIndex } from './id-index.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 export interface Reference {
@@ -38,7 +39,7 @@ export const CHECKED_FIRST: ReadonlySet<Section> = new Set(['companies', 'custom
  */
 export interface FileFacts {
   /** Per section, id → index of the first element with it. */
-  ids: { [S in Section]: Map<number, number> };
+  ids: { [S in Section]: IdIndex };
   /** References made by the sections checked first. */
   references: Reference[];
   /** Ids that licenses and timesheets refer to, per target (checked element by element later). */
@@ -110,7 +111,7 @@ const PARENT_FIELD: Partial<Record<Section, { kind: ParentKind; field: string }>
 
 function newFacts(): FileFacts {
   return {
-    ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new Map()])) as FileFacts['ids'],
+    ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as FileFacts['ids'],
     references: [],
     laterReferences: { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() },
     parents: { staff: new Map(), sites: new Map(), customers: new Map() },
