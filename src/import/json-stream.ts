@@ -150,18 +150,34 @@ export class JsonObjectScanner {
       i++;
     }
     for (; i < length; i++) {
-      const byte = data[i]!;
       if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) {
-          inString = false;
-          if (depth === 0) {
-            s.inString = false;
-            return i + 1;
-          }
+        if (escaped) {
+          escaped = false;
+          continue;
         }
-      } else if (byte === QUOTE) inString = true;
+        // Most of a file's bytes are inside strings: jump to the next quote natively, then
+        // tell from the backslashes before it whether it ends the string.
+        const quote = data.indexOf(QUOTE, i);
+        const stop = quote === -1 ? length : quote;
+        let backslashes = 0;
+        while (stop - backslashes - 1 >= i && data[stop - backslashes - 1] === BACKSLASH) backslashes++;
+        if (quote === -1) {
+          // The buffer ends inside the string; an odd run of backslashes escapes the next byte.
+          escaped = backslashes % 2 === 1;
+          i = length;
+          break;
+        }
+        i = quote;
+        if (backslashes % 2 === 1) continue;
+        inString = false;
+        if (depth === 0) {
+          s.inString = false;
+          return i + 1;
+        }
+        continue;
+      }
+      const byte = data[i]!;
+      if (byte === QUOTE) inString = true;
       else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
       else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
         depth--;

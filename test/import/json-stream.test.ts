@@ -39,6 +39,7 @@ const TRICKY = {
     { securityLicenseId: 1, licenseNumber: 'a]b}c{d[e', state: 'quote " and \\ backslash' },
     { securityLicenseId: 2, licenseNumber: 'escaped \\" quote then ]', state: '\u00e9t\u00e9 \u{1F512} 中文' },
     { securityLicenseId: 3, nested: { deep: [[{ x: '}' }]] }, empty: '', unicode: '\\u005d' },
+    { endsInBackslash: 'a\\', two: '\\\\', quoteAfterBackslashes: '\\\\\\"]', [`key "with" \\ ]`]: '\\' },
     'not an object',
     42,
     null,
