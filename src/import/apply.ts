@@ -43,13 +43,17 @@ export async function applySource(
   progress: Progress,
 ): Promise<void> {
   const filters: PlannedRow[] = [];
+  let sectionReported = false;
 
   const flush = async (section: Section, records: object[]) => {
     if (records.length === 0 || problems.count > 0) return;
     const planned = await planChunk(trx, section, records, outcomes.generatedSecrets);
     outcomes.add(section, planned);
     progress.compared += records.length;
-    progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+    // A terminal redraws on every change of stage: the comparison is reported once per section
+    // (its first chunk, and its end below), the writing chunk by chunk.
+    if (!sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+    sectionReported = true;
     progress.written += await writeChunk(trx, section, planned);
     // The number still to write is not known until every record is compared: count the
     // records not yet compared as if each will be.
@@ -66,6 +70,7 @@ export async function applySource(
     const schema = SECTIONS[section].schema;
     const references = LATER_REFERENCES.filter((ref) => ref.section === section);
     let records: object[] = [];
+    sectionReported = false;
     await source.elements(section, async (element, index) => {
       if (!isPlainObject(element)) {
         if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
@@ -92,6 +97,7 @@ export async function applySource(
       }
     });
     await flush(section, records);
+    if (sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
   }
 
   if (problems.count > 0 || filters.length === 0) return;
