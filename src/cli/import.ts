@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
-import { importData, ImportValidationError } from '../import/import-data.js';
+import { fileSource, importScanned, ImportValidationError, JsonSyntaxError, scanImport, type ScannedImport } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
 import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
@@ -43,28 +42,24 @@ export async function importCommand(args: string[], config: Config): Promise<num
 
 async function importFile(file: string, config: Config, started: number, progress: ProgressLine): Promise<number> {
   progress.start();
-  let text: string;
+  let scanned: ScannedImport;
   try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    progress.end();
-    console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);
-    return 1;
-  }
-  let input: unknown;
-  try {
-    // Editors on Windows like to prepend a byte-order mark, which JSON.parse rejects.
-    input = JSON.parse(text.replace(/^\uFEFF/, ''));
+    // The first reading needs no database: a file that cannot be read or is not JSON leaves it untouched.
+    scanned = await scanImport(fileSource(file));
   } catch (error) {
     progress.end();
-    console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+    if (error instanceof JsonSyntaxError) {
+      console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+    } else {
+      const code = (error as NodeJS.ErrnoException).code;
+      console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);
+    }
     return 1;
   }
   const db = openDatabase(config);
   try {
     await migrateLatest(db);
-    const summary = await importData(db, input, { onChanges: emitImportEvents, onProgress: progress.report });
+    const summary = await importScanned(db, scanned, { onChanges: emitImportEvents, onProgress: progress.report });
     progress.end();
     console.log(formatSummary(summary, (performance.now() - started) / 1000));
     return 0;

@@ -1,4 +1,4 @@
-import type { ImportPlan, Outcome } from './plan.js';
+import type { Outcome, PlannedRow } from './plan.js';
 
 export interface LicenseChange {
   securityLicenseId: number;
@@ -25,13 +25,8 @@ export interface ImportChanges {
 
 const isApproved = (status: unknown) => typeof status === 'string' && status.toLowerCase() === 'approved';
 
-export function changesOf(plan: ImportPlan): ImportChanges {
-  return {
-    licenses: plan.rows.licenses.map(({ id, outcome }) => ({ securityLicenseId: id, outcome })),
-    timesheets: plan.rows.timesheets.map(({ id, outcome, row, before }) => {
-      const statusBefore = before?.status == null ? null : String(before.status);
-      const statusAfter = row.status == null ? null : String(row.status);
-      return { timesheetId: id, outcome, statusBefore, statusAfter, becameApproved: isApproved(statusAfter) && !isApproved(statusBefore) };
-    }),
-  };
+export function timesheetChangeOf({ id, outcome, row, before }: PlannedRow): TimesheetChange {
+  const statusBefore = before?.status == null ? null : String(before.status);
+  const statusAfter = row.status == null ? null : String(row.status);
+  return { timesheetId: id, outcome, statusBefore, statusAfter, becameApproved: isApproved(statusAfter) && !isApproved(statusBefore) };
 }

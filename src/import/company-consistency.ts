@@ -1,7 +1,7 @@
 import type { Tx } from '../shared/db/knex.js';
 import { parentIds, sitesOfCustomers, timesheetLinks } from '../repositories/import-tables.js';
-import type { ImportFile } from './format.js';
 import type { FileFacts } from './parse.js';
+import type { IdIndex } from './id-index.js';
 import type { PathSegment, Problems } from './problems.js';
 
 /**
@@ -35,18 +35,16 @@ class Links {
 
   constructor(
     private readonly trx: Tx,
-    file: ImportFile,
     facts: FileFacts,
   ) {
-    const declared = (ids: Map<number, number>) => new Map([...ids].map(([id, index]) => [id, { index, parent: null as number | null }]));
-    this.file = { staff: declared(facts.ids.staff), sites: declared(facts.ids.sites), customers: declared(facts.ids.customers) };
-    // Only the first element with an id counts; a duplicate is reported elsewhere.
-    const fill = (map: Map<number, FileRecord>, list: { index: number; id: number; parent: number }[]) => {
-      for (const { index, id, parent } of list) if (map.get(id)?.index === index) map.get(id)!.parent = parent;
+    // An element whose parent is unknown (invalid) still declares its id.
+    const declared = (ids: IdIndex, parents: Map<number, number>) =>
+      new Map([...ids].map(([id, index]) => [id, { index, parent: parents.get(id) ?? null }]));
+    this.file = {
+      staff: declared(facts.ids.staff, facts.parents.staff),
+      sites: declared(facts.ids.sites, facts.parents.sites),
+      customers: declared(facts.ids.customers, facts.parents.customers),
     };
-    fill(this.file.staff, file.staff.map(({ index, value }) => ({ index, id: value.id, parent: value.companyId })));
-    fill(this.file.sites, file.sites.map(({ index, value }) => ({ index, id: value.id, parent: value.customerId })));
-    fill(this.file.customers, file.customers.map(({ index, value }) => ({ index, id: value.id, parent: value.companyId })));
   }
 
   /** Loads the stored parent of every id not loaded yet, 500 ids per query. */
@@ -135,7 +133,7 @@ async function storedTimesheets(
   trx: Tx,
   column: 'employee_id' | 'site_id',
   ids: Iterable<number>,
-  skip: Map<number, number>,
+  skip: IdIndex,
   into: Map<number, { siteId: number; employeeId: number }>,
 ): Promise<void> {
   for (const [id, link] of await timesheetLinks(trx, column, ids)) {
@@ -143,22 +141,30 @@ async function storedTimesheets(
   }
 }
 
-export async function checkCompanyConsistency(trx: Tx, file: ImportFile, facts: FileFacts, problems: Problems): Promise<void> {
-  const links = new Links(trx, file, facts);
+/** Checks one timesheet of the file (valid, so both sides are known) against the state after the import. */
+export type TimesheetCompanyCheck = (index: number, employeeId: number, siteId: number) => void;
+
+/**
+ * Checks the records the file moves to another company against the stored timesheets still
+ * tying them across, and loads what the check of the file's own timesheets needs, which it
+ * returns: those are read one at a time later.
+ */
+export async function checkCompanyConsistency(trx: Tx, facts: FileFacts, problems: Problems): Promise<TimesheetCompanyCheck> {
+  const links = new Links(trx, facts);
 
   // The file's own timesheets: each side from the file, else from the database.
-  await links.load('staff', [...links.file.staff.keys(), ...file.timesheets.map(({ value }) => value.employeeId)]);
-  await links.loadSites([...links.file.sites.keys(), ...file.timesheets.map(({ value }) => value.siteId)]);
+  await links.load('staff', [...links.file.staff.keys(), ...facts.timesheetSides.employeeIds]);
+  await links.loadSites([...links.file.sites.keys(), ...facts.timesheetSides.siteIds]);
   await links.load('customers', links.file.customers.keys());
-  for (const { index, value } of file.timesheets) {
-    const staffCompany = links.after('staff', value.employeeId);
-    const siteCompany = links.siteCompanyAfter(value.siteId);
-    if (staffCompany === undefined || siteCompany === undefined || staffCompany === siteCompany) continue;
+  const checkTimesheet: TimesheetCompanyCheck = (index, employeeId, siteId) => {
+    const staffCompany = links.after('staff', employeeId);
+    const siteCompany = links.siteCompanyAfter(siteId);
+    if (staffCompany === undefined || siteCompany === undefined || staffCompany === siteCompany) return;
     problems.add(
       ['timesheets', index, 'employeeId'],
-      `staff ${value.employeeId} belongs to company ${staffCompany}, but site ${value.siteId} belongs to company ${siteCompany}`,
+      `staff ${employeeId} belongs to company ${staffCompany}, but site ${siteId} belongs to company ${siteCompany}`,
     );
-  }
+  };
 
   // Records the file moves to another company, which stored timesheets may still tie across.
   const changed = (kind: Parent, id: number) => {
@@ -175,7 +181,7 @@ export async function checkCompanyConsistency(trx: Tx, file: ImportFile, facts: 
     const after = links.siteCompanyAfter(id);
     return before !== undefined && after !== undefined && before !== after;
   });
-  if (movedStaff.length === 0 && movedSites.length === 0) return;
+  if (movedStaff.length === 0 && movedSites.length === 0) return checkTimesheet;
 
   const timesheets = new Map<number, { siteId: number; employeeId: number }>();
   await storedTimesheets(trx, 'employee_id', movedStaff, facts.ids.timesheets, timesheets);
@@ -211,4 +217,5 @@ export async function checkCompanyConsistency(trx: Tx, file: ImportFile, facts: 
     }
   }
   report.flush(problems);
+  return checkTimesheet;
 }

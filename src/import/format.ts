@@ -204,21 +204,3 @@ export const REFERENCES: readonly { section: Section; field: string; target: Ref
   { section: 'timesheets', field: 'employeeId', target: 'staff' },
   { section: 'subscribers', field: 'companyId', target: 'companies' },
 ];
-
-export interface SectionInputs {
-  companies: CompanyInput;
-  customers: CustomerInput;
-  sites: SiteInput;
-  staff: StaffInput;
-  licenses: LicenseInput;
-  timesheets: TimesheetInput;
-  subscribers: SubscriberInput;
-}
-
-/** A valid element together with its position in the file, for problem paths. */
-export interface Located<T> {
-  index: number;
-  value: T;
-}
-
-export type ImportFile = { [S in Section]: Located<SectionInputs[S]>[] };

@@ -1,25 +1,29 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import { changesOf, type ImportChanges } from './changes.js';
+import type { ImportChanges } from './changes.js';
+import { applySource } from './apply.js';
 import { SECTION_NAMES } from './format.js';
-import { parseInput } from './parse.js';
-import { planImport } from './plan.js';
+import { ImportOutcomes } from './outcomes.js';
+import { collectFacts, type FileFacts } from './parse.js';
 import type { ImportProgressSink } from './progress.js';
 import { ImportValidationError, Problems } from './problems.js';
-import { summarise, type ImportSummary } from './summary.js';
+import { memorySource, type ImportSource } from './source.js';
+import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
-import { writePlan } from './write.js';
-import { shownChangesOf } from './shown-changes.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 
 export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
 export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
+export { fileSource } from './source.js';
+export { JsonSyntaxError } from './json-stream.js';
 
 export interface ImportOptions {
   /**
    * Runs inside the import's transaction after every row is written; throwing rolls the
-   * whole import back. This is where events for created/changed records belong.
+   * whole import back. This is where events for created/changed records belong. A large
+   * import hands its changes over in parts (at most 10,000 each, every timesheet before any
+   * license), one call per part; a smaller one makes a single call.
    */
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
   /** Told as the import moves on (never inside a statement); must not throw. */
@@ -28,27 +32,47 @@ export interface ImportOptions {
   now?: () => Date;
 }
 
+/** The first reading of a source, done before the database is opened (a syntax error stops there). */
+export interface ScannedImport {
+  source: ImportSource;
+  facts: FileFacts;
+  problems: Problems;
+}
+
+/** Reads the source once for its ids and references (parse.ts); throws JsonSyntaxError for a file that is not JSON. */
+export async function scanImport(source: ImportSource): Promise<ScannedImport> {
+  const problems = new Problems(SECTION_NAMES);
+  const facts = await collectFacts(source, problems);
+  return { source, facts, problems };
+}
+
 /**
  * Upserts a parsed import file by id, all or nothing, in one transaction. Records are
  * replaced whole: an optional field left out of the file is stored as null.
  * Throws ImportValidationError, having written nothing, when the file has any problem.
  */
 export async function importData(db: Db, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
-  const problems = new Problems(SECTION_NAMES);
-  const parsed = parseInput(input, problems);
+  return importScanned(db, await scanImport(memorySource(input)), options);
+}
+
+/** importData for a source read once already by scanImport: reads it a second time, in write order. */
+export async function importScanned(db: Db, scanned: ScannedImport, options: ImportOptions = {}): Promise<ImportSummary> {
+  const { source, facts, problems } = scanned;
   // On SQLite the transaction holds the write lock from its start (src/shared/db/immediate-sqlite.ts),
   // so the checks and the writes see one state.
   return db.transaction(async (trx) => {
-    await validateAgainstDatabase(trx, parsed, problems);
-    if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+    const checks = await validateAgainstDatabase(trx, facts, problems);
     const report = options.onProgress ?? (() => {});
-    const plan = await planImport(trx, parsed.file, report);
-    await writePlan(trx, plan, report);
-    if (options.onChanges) await options.onChanges(trx, changesOf(plan));
+    const total = facts.elementCount + facts.eventFilters.length;
+    if (problems.count === 0) report({ stage: 'validated', done: total, total });
+    const outcomes = new ImportOutcomes();
+    await applySource(trx, source, checks, problems, outcomes, { total, compared: 0, written: 0, report });
+    if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+    if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
     // Last, just before the commit: a reader who notes a time before the commit and reads without
     // seeing these rows finds them with that time, which a stamp taken while the rows were being
     // written could have missed (docs/rest-api.md, Incremental sync).
-    await markTimesheetsModified(trx, shownChangesOf(plan), (options.now ?? (() => new Date()))().toISOString());
-    return summarise(plan);
+    await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
+    return outcomes.summary();
   });
 }

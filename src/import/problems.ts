@@ -39,14 +39,23 @@ function compareIndices(a: number[], b: number[]): number {
   return a.length - b.length;
 }
 
+const byFileOrder = (a: Problem, b: Problem) => a.section - b.section || compareIndices(a.indices, b.indices) || a.seq - b.seq;
+
 /**
  * Collects problems from every validation stage and hands them back in file order (section,
- * then element, then nested element), whichever stage found them.
+ * then element, then nested element), whichever stage found them. Only the first `kept` in
+ * file order are held (a file with a problem in every one of a million records would otherwise
+ * hold a million lines); the rest are counted.
  */
 export class Problems {
-  private readonly items: Problem[] = [];
+  private items: Problem[] = [];
+  private seq = 0;
+  private dropped = 0;
 
-  constructor(private readonly sectionOrder: readonly string[]) {}
+  constructor(
+    private readonly sectionOrder: readonly string[],
+    private readonly kept = MAX_REPORTED_PROBLEMS,
+  ) {}
 
   add(path: readonly PathSegment[], reason: string): void {
     const first = path[0];
@@ -54,19 +63,28 @@ export class Problems {
     this.items.push({
       section,
       indices: path.filter((segment): segment is number => typeof segment === 'number'),
-      seq: this.items.length,
+      seq: this.seq++,
       line: `${formatPath(path)}: ${reason}`,
     });
+    // Trimmed in batches, so that adding stays cheap.
+    if (this.items.length >= 2 * this.kept) this.trim();
+  }
+
+  private trim(): void {
+    this.items.sort(byFileOrder);
+    this.dropped += Math.max(0, this.items.length - this.kept);
+    this.items.length = Math.min(this.items.length, this.kept);
   }
 
   get count(): number {
-    return this.items.length;
+    return this.items.length + this.dropped;
   }
 
-  lines(limit = MAX_REPORTED_PROBLEMS): string[] {
-    const sorted = [...this.items].sort((a, b) => a.section - b.section || compareIndices(a.indices, b.indices) || a.seq - b.seq);
-    const shown = sorted.slice(0, limit).map((p) => p.line);
-    if (sorted.length > limit) shown.push(`… and ${sorted.length - limit} more`);
+  /** The first problems in file order, then one line for the rest. */
+  lines(): string[] {
+    this.trim();
+    const shown = this.items.map((p) => p.line);
+    if (this.dropped > 0) shown.push(`… and ${this.dropped} more`);
     return shown;
   }
 }

@@ -1,6 +1,8 @@
 /**
  * How far an import has got, for a caller that shows it while a large file runs: every record is
- * first validated (in bulk), then compared with the stored row, then written unless unchanged.
+ * first validated, then compared with the stored row and written unless unchanged, a chunk at a
+ * time. While records remain to compare, the written stage's total counts each of them as one
+ * to write.
  */
 export interface ImportProgress {
   stage: 'validated' | 'compared' | 'written';

@@ -1,5 +1,4 @@
-import type { ShownChanges } from '../repositories/timesheets.js';
-import type { ImportPlan, PlannedRow } from './plan.js';
+import type { PlannedRow } from './plan.js';
 import { sameRow, TABLES, type TableSpec } from './rows.js';
 
 /**
@@ -13,24 +12,18 @@ const SHOWN_COLUMNS = {
   staff: ['staff_id', 'first_name', 'last_name', 'employee_reference_number', 'email', 'mobile', 'subcontractor_company'],
 } as const;
 
-function shownSpec(entity: keyof typeof SHOWN_COLUMNS): TableSpec {
+function shownSpec(entity: ShownEntity): TableSpec {
   const shown: readonly string[] = SHOWN_COLUMNS[entity];
   const spec: TableSpec = TABLES[entity];
   return { ...spec, fields: spec.fields.filter(([, column]) => shown.includes(column)) };
 }
 
+export type ShownEntity = keyof typeof SHOWN_COLUMNS;
+
+export const SHOWN_ENTITIES = Object.keys(SHOWN_COLUMNS) as ShownEntity[];
+
 /** Ids of the updated rows whose shown columns differ from the stored ones. */
-function changedShown(entity: keyof typeof SHOWN_COLUMNS, rows: readonly PlannedRow[]): number[] {
+export function changedShown(entity: ShownEntity, rows: readonly PlannedRow[]): number[] {
   const spec = shownSpec(entity);
   return rows.filter(({ outcome, row, before }) => outcome === 'updated' && before !== null && !sameRow(spec, row, before)).map(({ id }) => id);
-}
-
-/** What an import changed that timesheet entries show; unchanged records are left out. */
-export function shownChangesOf(plan: ImportPlan): ShownChanges {
-  return {
-    timesheetIds: plan.rows.timesheets.filter(({ outcome }) => outcome !== 'unchanged').map(({ id }) => id),
-    siteIds: changedShown('sites', plan.rows.sites),
-    customerIds: changedShown('customers', plan.rows.customers),
-    employeeIds: changedShown('staff', plan.rows.staff),
-  };
 }

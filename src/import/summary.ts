@@ -1,4 +1,4 @@
-import type { ImportPlan, Outcome } from './plan.js';
+import type { Outcome } from './plan.js';
 import { ENTITIES, type Entity } from './rows.js';
 
 export type EntitySummary = Record<Outcome, number[]>;
@@ -8,16 +8,6 @@ export interface ImportSummary {
   entities: Record<Entity, EntitySummary>;
   /** Subscribers created without a signingSecret, for which one was generated. */
   generatedSigningSecrets: number[];
-}
-
-export function summarise(plan: ImportPlan): ImportSummary {
-  const entities = {} as Record<Entity, EntitySummary>;
-  for (const entity of ENTITIES) {
-    const summary: EntitySummary = { inserted: [], updated: [], unchanged: [] };
-    for (const { id, outcome } of plan.rows[entity]) summary[outcome].push(id);
-    entities[entity] = summary;
-  }
-  return { entities, generatedSigningSecrets: [...plan.generatedSecrets] };
 }
 
 /** A few lines for a terminal: totals and time taken, then one line per entity that the file mentioned. */

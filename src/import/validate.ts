@@ -1,31 +1,36 @@
 import type { Tx } from '../shared/db/knex.js';
-import { checkCompanyConsistency } from './company-consistency.js';
+import { checkCompanyConsistency, type TimesheetCompanyCheck } from './company-consistency.js';
 import { checkEventPair } from './event-pair.js';
 import { eventFiltersOfSubscribers, existingIds, loadRows } from '../repositories/import-tables.js';
-import type { ReferenceTarget } from './format.js';
-import type { FileFacts, ParsedInput } from './parse.js';
+import type { ReferenceTarget, Section } from './format.js';
+import type { FileFacts } from './parse.js';
 import { formatPath, type Problems } from './problems.js';
 import { TABLES } from './rows.js';
 
 const NOUN: Record<ReferenceTarget, string> = { companies: 'company', customers: 'customer', sites: 'site', staff: 'employee' };
 
-/** A reference resolves when the file declares the id (even in an invalid element) or the database holds it. */
-async function checkReferences(trx: Tx, facts: FileFacts, problems: Problems): Promise<void> {
-  const elsewhere = new Map<ReferenceTarget, Set<number>>();
-  for (const ref of facts.references) {
-    if (facts.ids[ref.target].has(ref.id)) continue;
-    const set = elsewhere.get(ref.target) ?? new Set<number>();
-    set.add(ref.id);
-    elsewhere.set(ref.target, set);
+/** Which of the ids the file does not declare itself the database holds, per target. */
+async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<ReferenceTarget, Set<number>>> {
+  const elsewhere: Record<ReferenceTarget, Set<number>> = { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() };
+  for (const ref of facts.references) if (!facts.ids[ref.target].has(ref.id)) elsewhere[ref.target].add(ref.id);
+  for (const target of Object.keys(elsewhere) as ReferenceTarget[]) {
+    for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere[target].add(id);
   }
-  const stored = new Map<ReferenceTarget, Set<number>>();
-  for (const [target, ids] of elsewhere) {
-    stored.set(target, await existingIds(trx, TABLES[target].table, TABLES[target].idColumn, ids));
+  const stored = {} as Record<ReferenceTarget, Set<number>>;
+  for (const target of Object.keys(elsewhere) as ReferenceTarget[]) {
+    stored[target] = await existingIds(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere[target]);
   }
-  for (const ref of facts.references) {
-    if (facts.ids[ref.target].has(ref.id) || stored.get(ref.target)?.has(ref.id)) continue;
-    problems.add([ref.section, ref.index, ref.field], `${NOUN[ref.target]} ${ref.id} does not exist`);
-  }
+  return stored;
+}
+
+/** Whether a reference resolves: the file declares the id (even in an invalid element) or the database holds it. */
+export type ReferenceCheck = (section: Section, index: number, field: string, target: ReferenceTarget, id: number) => void;
+
+function referenceCheck(facts: FileFacts, stored: Record<ReferenceTarget, Set<number>>, problems: Problems): ReferenceCheck {
+  return (section, index, field, target, id) => {
+    if (facts.ids[target].has(id) || stored[target].has(id)) return;
+    problems.add([section, index, field], `${NOUN[target]} ${id} does not exist`);
+  };
 }
 
 const pairKey = (subscriberId: number, event: string, eventType: string) => JSON.stringify([subscriberId, event, eventType]);
@@ -73,13 +78,21 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   }
 }
 
+/** The checks of single licenses and timesheets that the second reading makes with what was loaded here. */
+export interface ElementChecks {
+  reference: ReferenceCheck;
+  timesheetCompany: TimesheetCompanyCheck;
+}
+
 /**
- * The checks that need the database: references, timesheets staying within one company, and
- * event filter ownership and uniqueness.
+ * The checks that need the database, made before anything is written: references of the
+ * sections checked first, records moving company, and event filter ownership and uniqueness.
+ * What the per-element checks of licenses and timesheets need is loaded now and handed back.
  */
-export async function validateAgainstDatabase(trx: Tx, parsed: ParsedInput, problems: Problems): Promise<void> {
-  const { file, facts } = parsed;
-  await checkReferences(trx, facts, problems);
-  await checkCompanyConsistency(trx, file, facts, problems);
+export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems): Promise<ElementChecks> {
+  const reference = referenceCheck(facts, await storedTargets(trx, facts), problems);
+  for (const ref of facts.references) reference(ref.section, ref.index, ref.field, ref.target, ref.id);
+  const timesheetCompany = await checkCompanyConsistency(trx, facts, problems);
   await checkEventFilters(trx, facts, problems);
+  return { reference, timesheetCompany };
 }

@@ -1,5 +1,6 @@
 import type { Tx } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
+import { placeholders, quoteIdentifier, SqliteBulk } from '../shared/db/bulk-statements.js';
 
 /**
  * The import's reads and writes. An import works on whole tables by id (companies … event
@@ -11,26 +12,32 @@ export type Row = Record<string, unknown>;
 
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; stay well under both.
 const MAX_PARAMETERS = 30_000;
-// knex writes a multi-row SQLite insert as a compound SELECT, which SQLite caps at 500 terms.
+// PostgreSQL rows per multi-row insert.
 const MAX_ROWS_PER_INSERT = 250;
+
+const selectSql = (table: string, columns: string, column: string, count: number) =>
+  `SELECT ${columns} FROM ${quoteIdentifier(table)} WHERE ${quoteIdentifier(column)} IN (${placeholders(count)})`;
+
+/** Runs one `IN (…)` read per chunk of ids; on SQLite each statement text is prepared once. */
+async function selectByIds(trx: Tx, sql: (count: number) => string, ids: Iterable<number>, each: (row: Row) => void): Promise<void> {
+  const bulk = await SqliteBulk.of(trx);
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const rows = bulk ? bulk.all(sql(part.length), part) : ((await trx.raw(sql(part.length), part)) as { rows: Row[] }).rows;
+    for (const row of rows) each(row);
+  }
+}
 
 /** Stored rows for the given ids, keyed by id. */
 export async function loadRows(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Map<number, Row>> {
   const found = new Map<number, Row>();
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx(table).whereIn(column, part)) as Row[];
-    for (const row of rows) found.set(Number(row[column]), row);
-  }
+  await selectByIds(trx, (count) => selectSql(table, '*', column, count), ids, (row) => found.set(Number(row[column]), row));
   return found;
 }
 
 /** Which of the ids exist in the table. */
 export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
   const found = new Set<number>();
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx(table).select(column).whereIn(column, part)) as Row[];
-    for (const row of rows) found.add(Number(row[column]));
-  }
+  await selectByIds(trx, (count) => selectSql(table, quoteIdentifier(column), column, count), ids, (row) => found.add(Number(row[column])));
   return found;
 }
 
@@ -96,8 +103,28 @@ export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise
   }
 }
 
-/** Inserts the rows, or replaces the stored ones with the same id, a bounded number per statement. */
+function upsertSql(table: string, idColumn: string, columns: readonly string[]): string {
+  const names = columns.map(quoteIdentifier);
+  return (
+    `INSERT INTO ${quoteIdentifier(table)} (${names.join(', ')}) VALUES (${placeholders(columns.length)}) ` +
+    `ON CONFLICT (${quoteIdentifier(idColumn)}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(', ')}`
+  );
+}
+
+/**
+ * Inserts the rows, or replaces the stored ones with the same id. On SQLite one prepared
+ * statement runs per row (no statement text to build or parse per row); on PostgreSQL, where
+ * every statement is a round trip, a bounded number of rows goes into each.
+ */
 export async function upsertRows(trx: Tx, table: string, idColumn: string, rows: readonly Row[], columnsPerRow: number): Promise<void> {
+  if (rows.length === 0) return;
+  const bulk = await SqliteBulk.of(trx);
+  if (bulk) {
+    const columns = Object.keys(rows[0]!);
+    const sql = upsertSql(table, idColumn, columns);
+    for (const row of rows) bulk.run(sql, columns.map((column) => row[column]));
+    return;
+  }
   const perStatement = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columnsPerRow));
   for (const part of chunk(rows, perStatement)) {
     await trx(table).insert(part).onConflict(idColumn).merge();

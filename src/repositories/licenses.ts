@@ -5,6 +5,7 @@ import { applyKeysetPage, keysetPageOf, keysetStructure } from './keyset-page.js
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { QueryShape } from '../shared/db/query-shape.js';
+import { placeholders, SqliteBulk } from '../shared/db/bulk-statements.js';
 
 export interface LicenseRecord {
   securityLicenseId: number;
@@ -89,11 +90,20 @@ const IDS_PER_STATEMENT = 500;
 /** The company owning each of these licenses (through its staff member); unknown ids are left out. */
 export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   const owners = new Map<number, number>();
+  // An import asks this for every license it writes: inside a SQLite transaction the statement
+  // is prepared once instead of built and prepared by knex per call.
+  const bulk = await SqliteBulk.of(db);
   for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    const rows = (await db('licenses as l')
-      .join('staff as s', 's.id', 'l.employee_id')
-      .whereIn('l.security_license_id', ids.slice(i, i + IDS_PER_STATEMENT))
-      .select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
+    const part = ids.slice(i, i + IDS_PER_STATEMENT);
+    const rows = (
+      bulk
+        ? bulk.all(
+            'SELECT l.security_license_id AS id, s.company_id FROM licenses l JOIN staff s ON s.id = l.employee_id ' +
+              `WHERE l.security_license_id IN (${placeholders(part.length)})`,
+            part,
+          )
+        : await db('licenses as l').join('staff as s', 's.id', 'l.employee_id').whereIn('l.security_license_id', part).select('l.security_license_id as id', 's.company_id')
+    ) as { id: number; company_id: number }[];
     for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
   }
   return owners;

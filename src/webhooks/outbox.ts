@@ -3,7 +3,8 @@ import { licenseCompanies } from '../repositories/licenses.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
 import { timesheetCompanies } from '../repositories/timesheets.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
-import { claimEventKeys, insertEvent } from '../repositories/webhook-events.js';
+import { claimEventKeys, insertEvent, type EventInsert } from '../repositories/webhook-events.js';
+import { insertEvents } from '../repositories/webhook-events-bulk.js';
 import type { Queryable } from '../shared/db/knex.js';
 import type { CatalogEvent } from './catalog.js';
 
@@ -56,31 +57,50 @@ export interface DataChanges {
   licenses?: readonly RecordChange[];
 }
 
+/** Changes turned into events at a time: bounds the owners and events held for a large import. */
+const CHANGES_PER_SLICE = 500;
+
 /**
  * Turns a write's changes into events inside the same transaction: created/updated per
  * record, plus timesheet/approved when a status became Approved. Unchanged records emit
- * nothing, so re-importing identical data is silent.
+ * nothing, so re-importing identical data is silent. The result is what emitEvent would write
+ * event by event, in the same order; the matching subscriptions are looked up once per
+ * company and event pair, since they cannot change inside the transaction.
  */
 export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: Date = new Date()): Promise<number> {
   const occurredAt = now.toISOString();
+  const subscriptions = new Map<string, number[]>();
+  const subscriptionsFor = async (match: { companyId: number; event: string; eventType: string }) => {
+    const key = `${match.companyId}\u0000${match.event}\u0000${match.eventType}`;
+    let ids = subscriptions.get(key);
+    if (!ids) {
+      ids = await activeSubscriptionIdsFor(trx, match);
+      subscriptions.set(key, ids);
+    }
+    return ids;
+  };
   let emitted = 0;
   for (const kind of ['timesheet', 'license'] as const) {
     const list = (kind === 'timesheet' ? changes.timesheets : changes.licenses) ?? [];
     const touched = list.filter((c) => c.change !== 'unchanged' || c.becameApproved);
-    if (touched.length === 0) continue;
-    const ids = touched.map((c) => c.id);
-    const owners = kind === 'timesheet' ? await timesheetCompanies(trx, ids) : await licenseCompanies(trx, ids);
-    for (const change of touched) {
-      const companyId = owners.get(change.id);
-      if (companyId === undefined) continue;
-      const base = { event: kind, companyId, recordId: change.id, occurredAt };
-      if (change.change !== 'unchanged') {
-        await emitEvent(trx, { ...base, eventType: change.change === 'created' ? 'created' : 'updated' });
-        emitted++;
+    for (let start = 0; start < touched.length; start += CHANGES_PER_SLICE) {
+      const slice = touched.slice(start, start + CHANGES_PER_SLICE);
+      const ids = slice.map((c) => c.id);
+      const owners = kind === 'timesheet' ? await timesheetCompanies(trx, ids) : await licenseCompanies(trx, ids);
+      const events: EventInsert[] = [];
+      for (const change of slice) {
+        const companyId = owners.get(change.id);
+        if (companyId === undefined) continue;
+        const base = { event: kind, companyId, recordId: change.id, occurredAt, dedupeKey: null };
+        if (change.change !== 'unchanged') events.push({ ...base, eventType: change.change === 'created' ? 'created' : 'updated' });
+        if (kind === 'timesheet' && change.becameApproved) events.push({ ...base, eventType: 'approved' });
       }
-      if (kind === 'timesheet' && change.becameApproved) {
-        await emitEvent(trx, { ...base, eventType: 'approved' });
+      const eventIds = await insertEvents(trx, events);
+      for (let i = 0; i < events.length; i++) {
+        const eventId = eventIds[i];
         emitted++;
+        if (eventId === null || eventId === undefined) continue;
+        await insertPendingDeliveries(trx, eventId, await subscriptionsFor(events[i]!), occurredAt, newWebhookId);
       }
     }
   }

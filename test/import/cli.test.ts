@@ -109,6 +109,57 @@ describe('shiftgate import FILE', () => {
     expect(result.stdout).toContain('timesheets: 1502 inserted, 0 updated, 0 unchanged (1502 records)');
   });
 
+  it('takes the arrays in any order: records before the parents they name', async () => {
+    const file = fullFile();
+    const reversed = Object.fromEntries(Object.entries(file).reverse());
+    expect(Object.keys(reversed)[0]).toBe('subscribers');
+
+    const result = runImport(writeJson('reversed.json', reversed));
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('import complete: 16 inserted, 0 updated, 0 unchanged');
+    expect(await t.db('licenses').count({ n: '*' })).toEqual([{ n: 2 }]);
+  });
+
+  it('refuses a file cut off in the middle of a record in one line, writing nothing', async () => {
+    expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+    const before = await snapshot(t.db);
+    const file = fullFile();
+    file.companies[0]!.name = 'Renamed';
+    const text = JSON.stringify(file);
+    const path = join(t.dir, 'cut.json');
+    writeFileSync(path, text.slice(0, text.indexOf('"licenseNumber"') + 5));
+
+    const result = runImport(path);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/cut\.json is not valid JSON: unexpected end of the file at byte \d+/);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('reads a file far larger than one read, with brackets, quotes and multi-byte text in its strings', async () => {
+    const file = fullFile();
+    for (let i = 0; i < 3_000; i++) {
+      file.timesheets.push({ timesheetId: 100_000 + i, siteId: 100, employeeId: 1001, notes: [{ text: `"]}{[ été \u{1F512} ${i}` }] } as (typeof file.timesheets)[number]);
+    }
+    // One bad record deep in the file: its index must come out right.
+    (file.timesheets[2_502] as Record<string, unknown>).lock = 'no';
+    const bad = runImport(writeJson('large-bad.json', file));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('timesheets[2502].lock: expected true or false, got string\n');
+    expect(await t.db('timesheets').count({ n: '*' })).toEqual([{ n: 0 }]);
+
+    (file.timesheets[2_502] as Record<string, unknown>).lock = false;
+    const good = runImport(writeJson('large.json', file));
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain('timesheets: 3002 inserted, 0 updated, 0 unchanged (3002 records)');
+    const stored = (await t.db('timesheets').where('timesheet_id', 102_999).first()) as { notes: string };
+    expect(JSON.parse(stored.notes)).toEqual([{ text: '"]}{[ été \u{1F512} 2999' }]);
+  });
+
   it('exits 2 with usage when no file is given', () => {
     const result = runImport();
     expect(result.code).toBe(2);

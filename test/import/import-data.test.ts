@@ -186,6 +186,27 @@ describe('the onChanges hook', () => {
     ]);
   });
 
+  it('hands a large import its changes in parts: every timesheet before any license, in file order', async () => {
+    const file = fullFile();
+    for (let i = 0; i < 9_999; i++) file.timesheets.push({ timesheetId: 100_000 + i, siteId: 100, employeeId: 1001 } as (typeof file.timesheets)[number]);
+    const parts: ImportChanges[] = [];
+    await importData(t.db, file, {
+      async onChanges(_trx, changes) {
+        parts.push(changes);
+      },
+    });
+    expect(parts.map((p) => [p.timesheets.length, p.licenses.length])).toEqual([
+      [10_000, 0],
+      [1, 2],
+    ]);
+    expect(parts[0]!.timesheets[0]!.timesheetId).toBe(9001);
+    expect(parts[1]!.timesheets[0]!.timesheetId).toBe(109_998);
+    expect(parts[1]!.licenses).toEqual([
+      { securityLicenseId: 50001, outcome: 'inserted' },
+      { securityLicenseId: 50002, outcome: 'inserted' },
+    ]);
+  });
+
   it('rolls every write back when it fails', async () => {
     await importData(t.db, fullFile());
     const before = await snapshot(t.db);

@@ -1,0 +1,84 @@
+import { scanJsonFile } from './json-stream.js';
+import { SECTIONS, type Section } from './format.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+
+/** Told about an import's top level and every element, in the order the source holds them. */
+export interface SourceVisitor {
+  /** The top level is not an object. */
+  notObject(value: unknown): void;
+  /** A top-level key, known or not. */
+  key(key: string): void;
+  /** A section whose value is present but not an array (null counts as absent). */
+  notArray(section: Section, value: unknown): void;
+  element(section: Section, index: number, value: unknown): void;
+}
+
+/**
+ * Where an import's records come from. An import reads its source twice: once in whatever
+ * order the source lists its sections, to learn every id and reference, then section by
+ * section in write order.
+ */
+export interface ImportSource {
+  scan(visitor: SourceVisitor): Promise<void>;
+  /** The elements of one section, in order; nothing when it is absent or not an array. */
+  elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void>;
+}
+
+const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
+
+/** An import file already parsed into memory (tests, the demo data set). */
+export function memorySource(input: unknown): ImportSource {
+  return {
+    async scan(visitor) {
+      if (!isPlainObject(input)) {
+        visitor.notObject(input);
+        return;
+      }
+      for (const key of Object.keys(input)) {
+        visitor.key(key);
+        if (!isSection(key)) continue;
+        const value = input[key];
+        if (value === undefined || value === null) continue;
+        if (!Array.isArray(value)) visitor.notArray(key, value);
+        else value.forEach((element: unknown, index) => visitor.element(key, index, element));
+      }
+    },
+    async elements(section, each) {
+      const value = isPlainObject(input) ? input[section] : undefined;
+      if (!Array.isArray(value)) return;
+      for (let index = 0; index < value.length; index++) await each(value[index], index);
+    },
+  };
+}
+
+/** An import file read from disk a buffer at a time (json-stream.ts); a syntax error throws JsonSyntaxError. */
+export function fileSource(path: string): ImportSource {
+  return {
+    async scan(visitor) {
+      let index = 0;
+      await scanJsonFile(path, {
+        root: (value) => visitor.notObject(value),
+        member(key) {
+          visitor.key(key);
+          index = 0;
+          // An unknown key is reported as such; its value is stepped over, not parsed.
+          return isSection(key) ? 'elements' : 'skip';
+        },
+        element(key, value) {
+          visitor.element(key as Section, index++, value);
+        },
+        value(key, value) {
+          if (value !== null) visitor.notArray(key as Section, value);
+        },
+      });
+    },
+    async elements(section, each) {
+      let index = 0;
+      await scanJsonFile(path, {
+        member: (key) => (key === section ? 'elements' : 'skip'),
+        element: (_key, value) => each(value, index++),
+        value: () => {},
+      });
+    },
+  };
+}
