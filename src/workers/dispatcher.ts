@@ -16,6 +16,7 @@ import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
+import { ConnectionPool } from '../webhooks/connection-pool.js';
 import { DeliverySlots } from '../webhooks/delivery-slots.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
 import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
@@ -41,6 +42,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_ROUNDS = 8;
 /** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
 const STOP_GRACE_MS = 5000;
+/**
+ * Idle keep-alive sockets are closed after this long: under the 5 s Node's own servers (and
+ * many others) keep an idle connection, so the receiver rarely closes one just as it is reused.
+ */
+const IDLE_SOCKET_MS = 4000;
+/** Origins with keep-alive sockets at once; the least recently used one's are closed first. */
+const POOLED_ORIGINS = 100;
 
 /**
  * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
@@ -58,6 +66,7 @@ export class Dispatcher {
   readonly owner: string;
   private readonly slots: DeliverySlots;
   private readonly sending = new Set<Promise<void>>();
+  private pool: ConnectionPool;
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
@@ -75,6 +84,7 @@ export class Dispatcher {
       perSubscription: this.config.concurrencyPerSubscription,
       perHost: this.config.concurrencyPerHost,
     });
+    this.pool = this.newPool();
   }
 
   start(): void {
@@ -103,6 +113,18 @@ export class Dispatcher {
     });
     await Promise.race([drained, limit]);
     clearTimeout(deadline);
+    // Idle sockets go now; an empty pool (it holds nothing until used) serves a later start().
+    this.pool.close();
+    this.pool = this.newPool();
+  }
+
+  /** Keep-alive sockets per origin, as many as the sends one host may have in flight. */
+  private newPool(): ConnectionPool {
+    return new ConnectionPool(this.options.guard, {
+      socketsPerOrigin: this.config.concurrencyPerHost,
+      idleMs: IDLE_SOCKET_MS,
+      origins: POOLED_ORIGINS,
+    });
   }
 
   /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
@@ -230,7 +252,7 @@ export class Dispatcher {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(liveSigningSecrets(secretsOf(row), this.now()), row.webhook_id, timestamp, body),
       };
-      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard });
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pool: this.pool });
     } catch (error) {
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }
