@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebhookConfig } from '../config.js';
-import { deactivateSubscription, setFailingSince } from '../repositories/subscriptions.js';
 import {
-  insertAttempt,
   leaseDueDeliveries,
-  leasedDeliveries,
   releaseLeases,
-  settleDelivery,
+  settleDeliveries,
   type AttemptInsert,
   type LeasedDelivery,
+  type Settlement,
 } from '../repositories/webhook-deliveries.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
@@ -22,6 +20,7 @@ import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.
 import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
+import { SettleQueue } from './settle-queue.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -72,6 +71,14 @@ export class Dispatcher {
   private fillAgain = false;
   /** The last claim left due rows behind (pool full, or caps): a finished send claims again at once. */
   private backlog = false;
+  /**
+   * The subscriptions a claim excluded when it found fewer due rows than it asked for and held
+   * none back: until the next poll or wake, a claim excluding all of them (and maybe more) can
+   * only find rows that became due since, so it is not made. Without this, a host at its cap
+   * with a long backlog cost a scan of that backlog for every send that finished.
+   */
+  private exhaustedExcluding: Set<number> | null = null;
+  private readonly settles: SettleQueue<Settlement>;
   private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -85,6 +92,7 @@ export class Dispatcher {
       perHost: this.config.concurrencyPerHost,
     });
     this.pool = this.newPool();
+    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), this.config.concurrency);
   }
 
   start(): void {
@@ -129,11 +137,13 @@ export class Dispatcher {
 
   /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
   wake(): void {
+    this.exhaustedExcluding = null;
     this.fill();
   }
 
   private poll(): void {
     if (this.stopped) return;
+    this.exhaustedExcluding = null;
     this.fill();
     this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
     this.timer.unref();
@@ -166,11 +176,17 @@ export class Dispatcher {
         this.backlog = true;
         return;
       }
-      const capped = this.slots.excluded().length > 0;
+      const excluded = this.slots.excluded();
+      const capped = excluded.length > 0;
+      if (this.exhaustedExcluding && excluded.length >= this.exhaustedExcluding.size) {
+        const covers = new Set(excluded);
+        if ([...this.exhaustedExcluding].every((id) => covers.has(id))) return;
+      }
       const claimed = await this.claim(free, this.config.leaseMs, this.slots);
       recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
       for (const row of claimed) this.launch(row);
       const { heldBack, learned } = this.slots;
+      this.exhaustedExcluding = claimed.length + heldBack < free && heldBack === 0 ? new Set(excluded) : null;
       // Rows of a subscription or host at its cap may be waiting: its next finished send makes room.
       this.backlog = claimed.length >= free || heldBack > 0 || capped;
       // Rows held back by a cap may hide others further down: look again while that can help.
@@ -205,16 +221,14 @@ export class Dispatcher {
     const nowIso = iso(nowMs);
     const token = `${this.owner}:${randomUUID()}`;
     slots?.beginRound();
-    const count = await leaseDueDeliveries(this.db, {
+    const leased = await leaseDueDeliveries(this.db, {
       token,
       now: nowIso,
       until: iso(nowMs + leaseMs),
       limit,
       excluded: slots?.excluded() ?? [],
     });
-    if (count === 0) return [];
-    const leased = await leasedDeliveries(this.db, token);
-    if (!slots) return leased;
+    if (leased.length === 0 || !slots) return leased;
     leased.sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)) || Number(a.id) - Number(b.id));
     const kept = new Set(slots.take(leased.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), uri: row.uri })), limit));
     const extra = leased.filter((row) => !kept.has(Number(row.id))).map((row) => Number(row.id));
@@ -293,9 +307,10 @@ export class Dispatcher {
   }
 
   /**
-   * Records the attempt and moves the delivery on, in one transaction. The delivery update is
-   * conditional on still holding the lease: if it expired and another dispatcher took over,
-   * that one owns the row now and this result is only kept as an attempt.
+   * Records the attempt and moves the delivery on, in one transaction shared with the other
+   * attempts that finished meanwhile (SettleQueue). The delivery update is conditional on still
+   * holding the lease: if it expired and another dispatcher took over, that one owns the row
+   * now and this result is only kept as an attempt.
    */
   private async finish(
     row: ClaimedRow,
@@ -304,21 +319,22 @@ export class Dispatcher {
     subscription: { failing_since?: string | null; deactivate?: boolean } = {},
   ): Promise<void> {
     const nowMs = this.now();
-    const subscriptionId = Number(row.subscription_id);
-    await this.db.transaction(async (trx) => {
-      if (attempt) await insertAttempt(trx, attempt);
-      const terminal = delivery.state !== 'pending';
-      const settled = await settleDelivery(trx, Number(row.id), row.lease_owner, {
-        ...delivery,
+    const terminal = delivery.state !== 'pending';
+    await this.settles.add({
+      deliveryId: Number(row.id),
+      leaseOwner: row.lease_owner,
+      delivery: {
+        state: delivery.state,
+        attempt_count: delivery.attempt_count,
         next_attempt_at: terminal ? null : (delivery.next_attempt_at ?? null),
         completed_at: terminal ? iso(nowMs) : null,
-      });
-      if (!settled) return;
-      if (subscription.deactivate) {
-        await deactivateSubscription(trx, subscriptionId, (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time));
-      } else if (subscription.failing_since !== undefined) {
-        await setFailingSince(trx, subscriptionId, subscription.failing_since);
-      }
+      },
+      attempt,
+      subscriptionId: Number(row.subscription_id),
+      failingSince: subscription.deactivate ? undefined : subscription.failing_since,
+      deactivate: subscription.deactivate
+        ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time)
+        : undefined,
     });
   }
 }
