@@ -39,6 +39,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Claims in a row while rows are being held back by caps and the pool still has room. */
 const MAX_ROUNDS = 8;
+/** Beyond this many subscriptions, remembering which ones a claim can skip is not worth it. */
+const MAX_EXHAUSTED = 1000;
 /** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
 const STOP_GRACE_MS = 5000;
 /**
@@ -72,10 +74,10 @@ export class Dispatcher {
   /** The last claim left due rows behind (pool full, or caps): a finished send claims again at once. */
   private backlog = false;
   /**
-   * The subscriptions a claim excluded when it found fewer due rows than it asked for and held
-   * none back: until the next poll or wake, a claim excluding all of them (and maybe more) can
-   * only find rows that became due since, so it is not made. Without this, a host at its cap
-   * with a long backlog cost a scan of that backlog for every send that finished.
+   * When a claim found fewer due rows than it asked for: the subscriptions it excluded and those
+   * of the rows it gave back. Until the next poll or wake, a claim excluding all of them (and
+   * maybe more) could only find rows that became due since, so it is not made. Without this, a
+   * host at its cap with a long backlog cost a scan of that backlog for every send that finished.
    */
   private exhaustedExcluding: Set<number> | null = null;
   private readonly settles: SettleQueue<Settlement>;
@@ -186,12 +188,24 @@ export class Dispatcher {
       recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
       for (const row of claimed) this.launch(row);
       const { heldBack, learned } = this.slots;
-      this.exhaustedExcluding = claimed.length + heldBack < free && heldBack === 0 ? new Set(excluded) : null;
+      this.noteExhaustion(claimed.length + heldBack < free, excluded);
       // Rows of a subscription or host at its cap may be waiting: its next finished send makes room.
       this.backlog = claimed.length >= free || heldBack > 0 || capped;
       // Rows held back by a cap may hide others further down: look again while that can help.
       if (heldBack === 0 || (claimed.length === 0 && learned === 0)) return;
     }
+  }
+
+  /**
+   * A claim that found fewer rows than it asked for leased every due row outside the
+   * subscriptions it excluded; any claim, short or not, that gave rows back adds their
+   * subscriptions, since those rows are due again.
+   */
+  private noteExhaustion(short: boolean, excluded: readonly number[]): void {
+    const givenBack = this.slots.heldBackFrom;
+    if (short) this.exhaustedExcluding = new Set([...excluded, ...givenBack]);
+    else if (this.exhaustedExcluding) for (const id of givenBack) this.exhaustedExcluding.add(id);
+    if (this.exhaustedExcluding && this.exhaustedExcluding.size > MAX_EXHAUSTED) this.exhaustedExcluding = null;
   }
 
   private launch(row: ClaimedRow): void {
