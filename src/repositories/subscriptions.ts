@@ -136,19 +136,3 @@ export async function activeSubscriptionIdsFor(
     .select('su.id')) as { id: number }[];
   return rows.map((row) => Number(row.id));
 }
-
-/**
- * Pauses a subscription whose receiver gave up on it (410, or failing for too long), unless it
- * was paused meanwhile; its modification time moves on strictly.
- */
-export async function deactivateSubscription(trx: Queryable, id: number, modifiedAt: (previous: string | null) => string): Promise<void> {
-  const current = (await trx('subscriptions').where({ id }).first('modified_date_time')) as { modified_date_time: string } | undefined;
-  await trx('subscriptions')
-    .where({ id, is_active: true })
-    .update({ is_active: false, failing_since: null, modified_date_time: modifiedAt(current?.modified_date_time ?? null) });
-}
-
-/** Since when a subscription's deliveries have been failing (null: they succeed again). */
-export async function setFailingSince(trx: Queryable, id: number, failingSince: string | null): Promise<void> {
-  await trx('subscriptions').where({ id }).update({ failing_since: failingSince });
-}

@@ -1,4 +1,5 @@
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
+import { withStatements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
@@ -143,65 +144,92 @@ export interface LeasedDelivery {
   previous_secret_expires_at: string | null;
 }
 
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+
 /**
- * Leases up to `limit` due deliveries, oldest first, in one statement, and returns how many. On
- * PostgreSQL the inner SELECT uses FOR UPDATE SKIP LOCKED so concurrent dispatchers take disjoint
- * rows without waiting; on SQLite the single UPDATE is already atomic. Deliveries of the
- * `excluded` subscriptions are not taken.
+ * The lease: up to `limit` due rows, oldest first, marked with the token in one UPDATE that
+ * returns their ids. On PostgreSQL the inner SELECT locks with SKIP LOCKED, so concurrent
+ * dispatchers take disjoint rows without waiting; on SQLite the single UPDATE is atomic. The
+ * text depends only on the backend and how many subscriptions are excluded.
+ */
+function leaseSql(excluded: number, postgres: boolean): string {
+  return (
+    'UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (' +
+    "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? " +
+    'AND (lease_expires_at IS NULL OR lease_expires_at < ?)' +
+    (excluded > 0 ? ` AND subscription_id NOT IN (${placeholders(excluded)})` : '') +
+    ' ORDER BY next_attempt_at LIMIT ?' +
+    (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
+    ') RETURNING id'
+  );
+}
+
+const LEASED_COLUMNS = [
+  'd.id',
+  'd.webhook_id',
+  'd.attempt_count',
+  'd.next_attempt_at',
+  'd.lease_owner',
+  'd.event_id',
+  'e.event',
+  'e.event_type',
+  'e.company_id',
+  'e.record_id',
+  'e.occurred_at',
+  'e.payload',
+  'd.subscription_id',
+  'su.uri',
+  'su.is_active',
+  'su.failing_since',
+  'su.modified_date_time',
+  'sb.signing_secret',
+  'sb.previous_signing_secret',
+  'sb.previous_secret_expires_at',
+].join(', ');
+
+/** Leased rows by id, still under the token (a cancel in between clears the lease and drops the row). */
+function leasedSql(count: number): string {
+  return (
+    `SELECT ${LEASED_COLUMNS} FROM webhook_deliveries d ` +
+    'JOIN webhook_events e ON e.id = d.event_id ' +
+    'JOIN subscriptions su ON su.id = d.subscription_id ' +
+    'JOIN subscribers sb ON sb.id = su.subscriber_id ' +
+    `WHERE d.lease_owner = ? AND d.id IN (${placeholders(count)})`
+  );
+}
+
+/**
+ * Leases up to `limit` due deliveries, oldest first, and returns them joined with their event,
+ * subscription and subscriber: two statements, the lease and a read of those rows by id.
+ * Deliveries of the `excluded` subscriptions are not taken.
  */
 export async function leaseDueDeliveries(
   db: Db,
   lease: { token: string; now: string; until: string; limit: number; excluded: readonly number[] },
-): Promise<number> {
-  const due = db('webhook_deliveries')
-    .select('id')
-    .where('state', 'pending')
-    .where('next_attempt_at', '<=', lease.now)
-    .where((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', lease.now))
-    .orderBy('next_attempt_at')
-    .limit(lease.limit);
-  if (lease.excluded.length > 0) due.whereNotIn('subscription_id', lease.excluded as number[]);
-  if (isPostgres(db)) due.forUpdate().skipLocked();
-  return db('webhook_deliveries').whereIn('id', due).update({ lease_owner: lease.token, lease_expires_at: lease.until });
-}
-
-/** The deliveries leased under `token`, joined with their event, subscription and subscriber. */
-export async function leasedDeliveries(db: Db, token: string): Promise<LeasedDelivery[]> {
-  return (await db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .join('subscriptions as su', 'su.id', 'd.subscription_id')
-    .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
-    .where('d.lease_owner', token)
-    .select(
-      'd.id',
-      'd.webhook_id',
-      'd.attempt_count',
-      'd.next_attempt_at',
-      'd.lease_owner',
-      'd.event_id',
-      'e.event',
-      'e.event_type',
-      'e.company_id',
-      'e.record_id',
-      'e.occurred_at',
-      'e.payload',
-      'd.subscription_id',
-      'su.uri',
-      'su.is_active',
-      'su.failing_since',
-      'su.modified_date_time',
-      'sb.signing_secret',
-      'sb.previous_signing_secret',
-      'sb.previous_secret_expires_at',
-    )) as LeasedDelivery[];
+): Promise<LeasedDelivery[]> {
+  return withStatements(db, { transaction: false }, async (sql) => {
+    const ids = await sql.all(leaseSql(lease.excluded.length, isPostgres(db)), [
+      lease.token,
+      lease.until,
+      lease.now,
+      lease.now,
+      ...lease.excluded,
+      lease.limit,
+    ]);
+    if (ids.length === 0) return [];
+    return (await sql.all(leasedSql(ids.length), [lease.token, ...ids.map((row) => Number(row.id))])) as unknown as LeasedDelivery[];
+  });
 }
 
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */
 export async function releaseLeases(db: Db, ids: readonly number[], token: string): Promise<void> {
-  await db('webhook_deliveries')
-    .whereIn('id', ids as number[])
-    .where('lease_owner', token)
-    .update({ lease_owner: null, lease_expires_at: null });
+  if (ids.length === 0) return;
+  await withStatements(db, { transaction: false }, (sql) =>
+    sql.run(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND id IN (${placeholders(ids.length)})`, [
+      token,
+      ...ids,
+    ]),
+  );
 }
 
 export interface AttemptInsert {
@@ -213,24 +241,62 @@ export interface AttemptInsert {
   instance_id: string;
 }
 
-export async function insertAttempt(trx: Queryable, attempt: AttemptInsert): Promise<void> {
-  await trx('webhook_attempts').insert(attempt);
+/** One attempt's outcome: the attempt row, where the delivery moves, and what it means for the subscription. */
+export interface Settlement {
+  deliveryId: number;
+  /** The lease the attempt was made under: the delivery only moves while it still holds. */
+  leaseOwner: string;
+  delivery: { state: string; attempt_count?: number; next_attempt_at: string | null; completed_at: string | null };
+  attempt: AttemptInsert | null;
+  subscriptionId: number;
+  /** Set the subscription's failing_since (null clears it); undefined leaves it. */
+  failingSince?: string | null;
+  /**
+   * Pause the subscription (410, or failing for too long), unless it was paused meanwhile; its
+   * modified time, computed from the stored one, moves on strictly.
+   */
+  deactivate?: (previousModified: string | null) => string;
 }
 
+const INSERT_ATTEMPT =
+  'INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, duration_ms, error, instance_id) VALUES (?, ?, ?, ?, ?, ?)';
+const SETTLE_DELIVERY =
+  'UPDATE webhook_deliveries SET state = ?, attempt_count = COALESCE(CAST(? AS integer), attempt_count), next_attempt_at = ?, ' +
+  'completed_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?';
+const SET_FAILING_SINCE = 'UPDATE subscriptions SET failing_since = ? WHERE id = ?';
+const SUBSCRIPTION_MODIFIED = 'SELECT modified_date_time FROM subscriptions WHERE id = ?';
+const DEACTIVATE =
+  'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
+
 /**
- * Moves a delivery on after an attempt, only while `leaseOwner` still holds it: if the lease
- * expired and another dispatcher took over, that one owns the row now. False when it did not.
+ * Records attempts and moves their deliveries on, all in one transaction, in the order given.
+ * Each delivery update is conditional on still holding the lease: if it expired and another
+ * dispatcher took over, that one owns the row now, the attempt is kept and nothing else
+ * changes. Returns, per settlement, whether the delivery moved. A transaction that fails
+ * writes nothing: those deliveries keep their leases and are sent again when they expire.
  */
-export async function settleDelivery(
-  trx: Queryable,
-  id: number,
-  leaseOwner: string,
-  settled: { state: string; attempt_count?: number; next_attempt_at: string | null; completed_at: string | null },
-): Promise<boolean> {
-  const updated = await trx('webhook_deliveries')
-    .where({ id, lease_owner: leaseOwner })
-    .update({ ...settled, lease_owner: null, lease_expires_at: null });
-  return updated > 0;
+export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
+  return withStatements(db, { transaction: true }, async (sql) => {
+    const moved: boolean[] = [];
+    for (const s of settlements) {
+      if (s.attempt) {
+        const a = s.attempt;
+        await sql.run(INSERT_ATTEMPT, [a.delivery_id, a.attempted_at, a.http_status, a.duration_ms, a.error, a.instance_id]);
+      }
+      const d = s.delivery;
+      const changed = await sql.run(SETTLE_DELIVERY, [d.state, d.attempt_count ?? null, d.next_attempt_at, d.completed_at, s.deliveryId, s.leaseOwner]);
+      moved.push(changed > 0);
+      if (changed === 0) continue;
+      if (s.deactivate) {
+        const [current] = await sql.all(SUBSCRIPTION_MODIFIED, [s.subscriptionId]);
+        const previous = (current?.modified_date_time as string | null | undefined) ?? null;
+        await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
+      } else if (s.failingSince !== undefined) {
+        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+      }
+    }
+    return moved;
+  });
 }
 
 /**

@@ -42,6 +42,8 @@ export class DeliverySlots {
   /** Since `beginRound`: due rows held back by a cap, and subscriptions newly found on a full host. */
   heldBack = 0;
   learned = 0;
+  /** Since `beginRound`: the subscriptions of the rows held back (at most one claim's rows). */
+  readonly heldBackFrom = new Set<number>();
 
   constructor(private readonly limits: SlotLimits) {}
 
@@ -70,6 +72,7 @@ export class DeliverySlots {
   beginRound(): void {
     this.heldBack = 0;
     this.learned = 0;
+    this.heldBackFrom.clear();
   }
 
   /** Picks, oldest first, up to `limit` of `due` that fit under the caps, and reserves their slots. */
@@ -82,6 +85,7 @@ export class DeliverySlots {
       const hostFull = (this.byHost.get(host) ?? 0) >= this.limits.perHost;
       if (hostFull || (this.bySubscription.get(row.subscriptionId) ?? 0) >= this.limits.perSubscription) {
         this.heldBack++;
+        this.heldBackFrom.add(row.subscriptionId);
         if (hostFull && this.remember(host, row.subscriptionId)) this.learned++;
         continue;
       }

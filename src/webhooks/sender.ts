@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressGuard } from './address-guard.js';
+import type { ConnectionPool } from './connection-pool.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -25,13 +26,15 @@ function excerpt(text: string): string {
  * POSTs one webhook. Redirects are not followed (a 3xx is a failed attempt), every address
  * is checked by the guard before the socket connects, the whole exchange is bounded by
  * `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are read before the socket is
- * destroyed.
+ * destroyed. With a `pool`, a socket whose answer arrived whole (within the limits) goes back to
+ * its origin's keep-alive pool; every other ending destroys it. Without one, each send has a
+ * connection of its own.
  */
 export function postWebhook(
   uri: string,
   headers: Record<string, string>,
   payload: string,
-  options: { timeoutMs: number; guard: AddressGuard },
+  options: { timeoutMs: number; guard: AddressGuard; pool?: ConnectionPool },
 ): Promise<SendOutcome> {
   const started = performance.now();
   const done = (status: number | null, error: string | null, retryAfter?: string): SendOutcome => ({
@@ -72,7 +75,7 @@ export function postWebhook(
       url,
       {
         method: 'POST',
-        agent: false,
+        agent: options.pool?.agentFor(url) ?? false,
         lookup: options.guard.lookup as never,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'shiftgate-webhooks/1' },
       },
@@ -84,7 +87,8 @@ export function postWebhook(
           receivedBytes += chunk.length;
           if (receivedBytes >= READ_LIMIT_BYTES) conclude(null);
         });
-        res.on('end', () => conclude(null));
+        // The whole answer was read: the socket is clean and may carry the next request.
+        res.on('end', () => conclude(null, true));
         res.on('error', () => conclude('connection closed before the response ended'));
         res.on('close', () => conclude('connection closed before the response ended'));
       },
@@ -94,14 +98,15 @@ export function postWebhook(
       conclude(status === null ? `timed out after ${options.timeoutMs} ms` : `response body not finished within ${options.timeoutMs} ms`);
     }, options.timeoutMs);
     /**
-     * Ends the exchange once: the outcome is what has arrived so far, and the socket is
-     * destroyed whatever state it is in, so nothing a receiver does can keep it open.
+     * Ends the exchange once: the outcome is what has arrived so far. Unless the answer ended
+     * cleanly, the socket is destroyed whatever state it is in, so nothing a receiver does can
+     * keep it open; a clean one goes back to the pool, when there is one.
      */
-    function conclude(problem: string | null): void {
+    function conclude(problem: string | null, complete = false): void {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      if (!complete || !options.pool) req.destroy();
       resolve(outcomeOf(problem));
     }
     // Defence in depth: the address actually connected to must pass the guard as well.

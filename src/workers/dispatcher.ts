@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebhookConfig } from '../config.js';
-import { deactivateSubscription, setFailingSince } from '../repositories/subscriptions.js';
 import {
-  insertAttempt,
   leaseDueDeliveries,
-  leasedDeliveries,
   releaseLeases,
-  settleDelivery,
+  settleDeliveries,
   type AttemptInsert,
   type LeasedDelivery,
+  type Settlement,
 } from '../repositories/webhook-deliveries.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
+import { ConnectionPool } from '../webhooks/connection-pool.js';
 import { DeliverySlots } from '../webhooks/delivery-slots.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
 import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
+import { SettleQueue } from './settle-queue.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -39,8 +39,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Claims in a row while rows are being held back by caps and the pool still has room. */
 const MAX_ROUNDS = 8;
+/** Beyond this many subscriptions, remembering which ones a claim can skip is not worth it. */
+const MAX_EXHAUSTED = 1000;
 /** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
 const STOP_GRACE_MS = 5000;
+/**
+ * Idle keep-alive sockets are closed after this long: under the 5 s Node's own servers (and
+ * many others) keep an idle connection, so the receiver rarely closes one just as it is reused.
+ */
+const IDLE_SOCKET_MS = 4000;
+/** Origins with keep-alive sockets at once; the least recently used one's are closed first. */
+const POOLED_ORIGINS = 100;
 
 /**
  * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
@@ -58,11 +67,20 @@ export class Dispatcher {
   readonly owner: string;
   private readonly slots: DeliverySlots;
   private readonly sending = new Set<Promise<void>>();
+  private pool: ConnectionPool;
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
   /** The last claim left due rows behind (pool full, or caps): a finished send claims again at once. */
   private backlog = false;
+  /**
+   * When a claim found fewer due rows than it asked for: the subscriptions it excluded and those
+   * of the rows it gave back. Until the next poll or wake, a claim excluding all of them (and
+   * maybe more) could only find rows that became due since, so it is not made. Without this, a
+   * host at its cap with a long backlog cost a scan of that backlog for every send that finished.
+   */
+  private exhaustedExcluding: Set<number> | null = null;
+  private readonly settles: SettleQueue<Settlement>;
   private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -75,6 +93,8 @@ export class Dispatcher {
       perSubscription: this.config.concurrencyPerSubscription,
       perHost: this.config.concurrencyPerHost,
     });
+    this.pool = this.newPool();
+    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), this.config.concurrency);
   }
 
   start(): void {
@@ -103,15 +123,29 @@ export class Dispatcher {
     });
     await Promise.race([drained, limit]);
     clearTimeout(deadline);
+    // Idle sockets go now; an empty pool (it holds nothing until used) serves a later start().
+    this.pool.close();
+    this.pool = this.newPool();
+  }
+
+  /** Keep-alive sockets per origin, as many as the sends one host may have in flight. */
+  private newPool(): ConnectionPool {
+    return new ConnectionPool(this.options.guard, {
+      socketsPerOrigin: this.config.concurrencyPerHost,
+      idleMs: IDLE_SOCKET_MS,
+      origins: POOLED_ORIGINS,
+    });
   }
 
   /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
   wake(): void {
+    this.exhaustedExcluding = null;
     this.fill();
   }
 
   private poll(): void {
     if (this.stopped) return;
+    this.exhaustedExcluding = null;
     this.fill();
     this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
     this.timer.unref();
@@ -144,16 +178,34 @@ export class Dispatcher {
         this.backlog = true;
         return;
       }
-      const capped = this.slots.excluded().length > 0;
+      const excluded = this.slots.excluded();
+      const capped = excluded.length > 0;
+      if (this.exhaustedExcluding && excluded.length >= this.exhaustedExcluding.size) {
+        const covers = new Set(excluded);
+        if ([...this.exhaustedExcluding].every((id) => covers.has(id))) return;
+      }
       const claimed = await this.claim(free, this.config.leaseMs, this.slots);
       recordDispatcherLag(claimed.map((row) => row.next_attempt_at), this.now());
       for (const row of claimed) this.launch(row);
       const { heldBack, learned } = this.slots;
+      this.noteExhaustion(claimed.length + heldBack < free, excluded);
       // Rows of a subscription or host at its cap may be waiting: its next finished send makes room.
       this.backlog = claimed.length >= free || heldBack > 0 || capped;
       // Rows held back by a cap may hide others further down: look again while that can help.
       if (heldBack === 0 || (claimed.length === 0 && learned === 0)) return;
     }
+  }
+
+  /**
+   * A claim that found fewer rows than it asked for leased every due row outside the
+   * subscriptions it excluded; any claim, short or not, that gave rows back adds their
+   * subscriptions, since those rows are due again.
+   */
+  private noteExhaustion(short: boolean, excluded: readonly number[]): void {
+    const givenBack = this.slots.heldBackFrom;
+    if (short) this.exhaustedExcluding = new Set([...excluded, ...givenBack]);
+    else if (this.exhaustedExcluding) for (const id of givenBack) this.exhaustedExcluding.add(id);
+    if (this.exhaustedExcluding && this.exhaustedExcluding.size > MAX_EXHAUSTED) this.exhaustedExcluding = null;
   }
 
   private launch(row: ClaimedRow): void {
@@ -183,16 +235,14 @@ export class Dispatcher {
     const nowIso = iso(nowMs);
     const token = `${this.owner}:${randomUUID()}`;
     slots?.beginRound();
-    const count = await leaseDueDeliveries(this.db, {
+    const leased = await leaseDueDeliveries(this.db, {
       token,
       now: nowIso,
       until: iso(nowMs + leaseMs),
       limit,
       excluded: slots?.excluded() ?? [],
     });
-    if (count === 0) return [];
-    const leased = await leasedDeliveries(this.db, token);
-    if (!slots) return leased;
+    if (leased.length === 0 || !slots) return leased;
     leased.sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)) || Number(a.id) - Number(b.id));
     const kept = new Set(slots.take(leased.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), uri: row.uri })), limit));
     const extra = leased.filter((row) => !kept.has(Number(row.id))).map((row) => Number(row.id));
@@ -230,7 +280,7 @@ export class Dispatcher {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(liveSigningSecrets(secretsOf(row), this.now()), row.webhook_id, timestamp, body),
       };
-      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard });
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pool: this.pool });
     } catch (error) {
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }
@@ -271,9 +321,10 @@ export class Dispatcher {
   }
 
   /**
-   * Records the attempt and moves the delivery on, in one transaction. The delivery update is
-   * conditional on still holding the lease: if it expired and another dispatcher took over,
-   * that one owns the row now and this result is only kept as an attempt.
+   * Records the attempt and moves the delivery on, in one transaction shared with the other
+   * attempts that finished meanwhile (SettleQueue). The delivery update is conditional on still
+   * holding the lease: if it expired and another dispatcher took over, that one owns the row
+   * now and this result is only kept as an attempt.
    */
   private async finish(
     row: ClaimedRow,
@@ -282,21 +333,22 @@ export class Dispatcher {
     subscription: { failing_since?: string | null; deactivate?: boolean } = {},
   ): Promise<void> {
     const nowMs = this.now();
-    const subscriptionId = Number(row.subscription_id);
-    await this.db.transaction(async (trx) => {
-      if (attempt) await insertAttempt(trx, attempt);
-      const terminal = delivery.state !== 'pending';
-      const settled = await settleDelivery(trx, Number(row.id), row.lease_owner, {
-        ...delivery,
+    const terminal = delivery.state !== 'pending';
+    await this.settles.add({
+      deliveryId: Number(row.id),
+      leaseOwner: row.lease_owner,
+      delivery: {
+        state: delivery.state,
+        attempt_count: delivery.attempt_count,
         next_attempt_at: terminal ? null : (delivery.next_attempt_at ?? null),
         completed_at: terminal ? iso(nowMs) : null,
-      });
-      if (!settled) return;
-      if (subscription.deactivate) {
-        await deactivateSubscription(trx, subscriptionId, (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time));
-      } else if (subscription.failing_since !== undefined) {
-        await setFailingSince(trx, subscriptionId, subscription.failing_since);
-      }
+      },
+      attempt,
+      subscriptionId: Number(row.subscription_id),
+      failingSince: subscription.deactivate ? undefined : subscription.failing_since,
+      deactivate: subscription.deactivate
+        ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time)
+        : undefined,
     });
   }
 }

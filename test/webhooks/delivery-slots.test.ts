@@ -20,6 +20,7 @@ describe('delivery slots: caps per subscription and per destination', () => {
     // Subscription 10 stops at 2; host a.test stops at 3 (10's two and one of 11's).
     expect(picked).toEqual([1, 2, 4, 6]);
     expect(slots.heldBack).toBe(2);
+    expect([...slots.heldBackFrom].sort()).toEqual([10, 11]);
     expect(slots.inFlight).toBe(4);
     expect(slots.free).toBe(4);
     expect(slots.excluded().sort()).toEqual([10, 11]);
@@ -28,6 +29,7 @@ describe('delivery slots: caps per subscription and per destination', () => {
     slots.beginRound();
     expect(slots.take([row(7, 13, 'http://a.test/3')], 4)).toEqual([]);
     expect(slots.learned).toBe(1);
+    expect([...slots.heldBackFrom]).toEqual([13]);
     expect(slots.excluded().sort()).toEqual([10, 11, 13]);
 
     slots.release(4);

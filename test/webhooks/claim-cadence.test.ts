@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AddressGuard } from '../../src/webhooks/address-guard.js';
+import { Dispatcher } from '../../src/workers/dispatcher.js';
+import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
+import type { TestApp } from '../support/test-app.js';
+import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+
+// One send at a time to the host, room for more in the pool, and no poll during the test: every
+// claim below is one a finished send asked for.
+const ONE_AT_A_TIME = {
+  WEBHOOK_POLL_INTERVAL_MS: '60000',
+  WEBHOOK_CONCURRENCY: '4',
+  WEBHOOK_CONCURRENCY_PER_HOST: '1',
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '1',
+};
+const LEASE = /update webhook_deliveries set lease_owner = \S+, lease_expires_at = \S+ where id in/i;
+
+describe('claim cadence with a host at its cap', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await startWebhookApp(ONE_AT_A_TIME);
+    receiver = await startReceiver();
+    // The test's own dispatcher works on the connection whose statements it counts.
+    await t.app.webhooks.dispatcher.stop();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  it('does not scan the backlog again after a claim found nothing outside the capped host', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/one`, event: 'timesheet', eventType: 'created' });
+    const count = 20;
+    await importTimesheets(
+      t.app.db,
+      Array.from({ length: count }, (_, i) => ({ timesheetId: 9700 + i, siteId: 100, employeeId: 1001 })),
+    );
+    const config = t.app.config.webhooks;
+    const dispatcher = new Dispatcher({
+      db: t.app.db,
+      config,
+      guard: new AddressGuard(config.allowedCidrs),
+      renderer: new PayloadRenderer(t.app.db, t.app.execute),
+    });
+    const { statements } = await t.countStatements(async () => {
+      dispatcher.start();
+      try {
+        await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'every delivery');
+      } finally {
+        await dispatcher.stop();
+      }
+    });
+    expect(receiver.received).toHaveLength(count);
+    // Each finished send claims once for its freed slot. Looking again with the host excluded
+    // finds nothing new, and doing it anyway after every send would be one scan more each.
+    const leases = statements.filter((sql) => LEASE.test(sql)).length;
+    expect(leases).toBeGreaterThanOrEqual(count);
+    expect(leases).toBeLessThanOrEqual(count + 3);
+  });
+});

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleDeliveries, type Settlement } from '../../src/repositories/webhook-deliveries.js';
+import { AddressGuard } from '../../src/webhooks/address-guard.js';
+import { Dispatcher } from '../../src/workers/dispatcher.js';
+import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
+import type { TestApp } from '../support/test-app.js';
+import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+
+describe('attempts recorded in shared transactions', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await startWebhookApp();
+    receiver = await startReceiver();
+    await t.app.webhooks.dispatcher.stop();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  function dispatcher(owner: string) {
+    const config = t.app.config.webhooks;
+    return new Dispatcher({ db: t.app.db, config, guard: new AddressGuard(config.allowedCidrs), renderer: new PayloadRenderer(t.app.db, t.app.execute), owner });
+  }
+
+  const delivered = (deliveryId: number, leaseOwner: string, deliveryIdForAttempt = deliveryId): Settlement => ({
+    deliveryId,
+    leaseOwner,
+    delivery: { state: 'delivered', attempt_count: 1, next_attempt_at: null, completed_at: new Date().toISOString() },
+    attempt: { delivery_id: deliveryIdForAttempt, attempted_at: new Date().toISOString(), http_status: 200, duration_ms: 1, error: null, instance_id: 'test' },
+    subscriptionId: 0,
+  });
+
+  async function attemptsFor(ids: number[]) {
+    return (await t.app.db('webhook_attempts').whereIn('delivery_id', ids).select('delivery_id')) as { delivery_id: number }[];
+  }
+
+  it('moves several deliveries on in one call, and leaves one whose lease passed to another dispatcher', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/batch`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(t.app.db, [9801, 9802, 9803].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
+    const rows = (await dispatcher('batch').claim(10)).filter((row) => Number(row.subscription_id) === subscriptionId);
+    expect(rows).toHaveLength(3);
+    const [a, b, c] = rows.map((row) => ({ id: Number(row.id), owner: row.lease_owner }));
+    const moved = await settleDeliveries(t.app.db, [
+      { ...delivered(a!.id, a!.owner), subscriptionId },
+      { ...delivered(b!.id, b!.owner), subscriptionId },
+      { ...delivered(c!.id, 'someone-else'), subscriptionId },
+    ]);
+    expect(moved).toEqual([true, true, false]);
+    const states = new Map((await deliveriesOf(t.app.db, subscriptionId)).map((d) => [Number(d.id), d.state as string]));
+    expect([states.get(a!.id), states.get(b!.id), states.get(c!.id)]).toEqual(['delivered', 'delivered', 'pending']);
+    // The attempt under a lost lease is still kept in the log.
+    expect((await attemptsFor([a!.id, b!.id, c!.id])).length).toBe(3);
+  });
+
+  it('a batch that cannot be written records nothing: its deliveries keep their leases and are sent again, never lost', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/crash`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(t.app.db, [9811, 9812].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
+    const rows = (await dispatcher('doomed').claim(10, 300)).filter((row) => Number(row.subscription_id) === subscriptionId);
+    expect(rows).toHaveLength(2);
+    const [a, b] = rows.map((row) => ({ id: Number(row.id), owner: row.lease_owner }));
+    // The second record's attempt points at no delivery: the transaction fails part-way.
+    await expect(
+      settleDeliveries(t.app.db, [
+        { ...delivered(a!.id, a!.owner), subscriptionId },
+        { ...delivered(b!.id, b!.owner, 99_999_999), subscriptionId },
+      ]),
+    ).rejects.toThrow();
+    const after = await deliveriesOf(t.app.db, subscriptionId);
+    expect(after.map((d) => [d.state, d.lease_owner])).toEqual([
+      ['pending', a!.owner],
+      ['pending', b!.owner],
+    ]);
+    expect(await attemptsFor([a!.id, b!.id])).toEqual([]);
+
+    const survivor = dispatcher('survivor');
+    survivor.start();
+    try {
+      await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'redelivery after the leases expire');
+    } finally {
+      await survivor.stop();
+    }
+    const ids = new Set(receiver.received.filter((r) => r.path === '/crash').map((r) => r.headers['webhook-id']));
+    expect(ids).toEqual(new Set(rows.map((row) => row.webhook_id)));
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { SettleQueue } from '../../src/workers/settle-queue.js';
+
+/** A write that records each batch it was given and can be held open or made to fail. */
+function recorder(fails: (items: readonly string[]) => boolean = () => false) {
+  const batches: string[][] = [];
+  let release: (() => void) | null = null;
+  let hold = false;
+  const write = async (items: readonly string[]) => {
+    batches.push([...items]);
+    if (hold) await new Promise<void>((resolve) => (release = resolve));
+    if (fails(items)) throw new Error(`cannot write ${items.join(',')}`);
+    return items.map((item) => item !== 'lost-lease');
+  };
+  return {
+    batches,
+    write,
+    holdNext: () => (hold = true),
+    releaseHeld: () => {
+      hold = false;
+      release?.();
+    },
+  };
+}
+
+describe('settle queue (group commit of attempt records)', () => {
+  it('writes records added in the same turn in one batch, and each caller learns its own result', async () => {
+    const r = recorder();
+    const queue = new SettleQueue(r.write, 10);
+    const results = await Promise.all(['a', 'lost-lease', 'c'].map((item) => queue.add(item)));
+    expect(r.batches).toEqual([['a', 'lost-lease', 'c']]);
+    expect(results).toEqual([true, false, true]);
+  });
+
+  it('gathers records that arrive while a write is under way into the next one', async () => {
+    const r = recorder();
+    const queue = new SettleQueue(r.write, 10);
+    r.holdNext();
+    const first = queue.add('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = ['b', 'c', 'd'].map((item) => queue.add(item));
+    r.releaseHeld();
+    await Promise.all([first, ...later]);
+    expect(r.batches).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('never writes more than maxBatch records at once', async () => {
+    const r = recorder();
+    const queue = new SettleQueue(r.write, 2);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((item) => queue.add(item)));
+    expect(r.batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  it('when a batch fails, writes its records one by one: only the record that cannot be written fails', async () => {
+    const r = recorder((items) => items.includes('bad'));
+    const queue = new SettleQueue(r.write, 10);
+    const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map((item) => queue.add(item)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(r.batches).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+  });
+
+  it('keeps working after a failure', async () => {
+    const r = recorder((items) => items.includes('bad'));
+    const queue = new SettleQueue(r.write, 10);
+    await expect(queue.add('bad')).rejects.toThrow(/cannot write bad/);
+    await expect(queue.add('fine')).resolves.toBe(true);
+  });
+});
