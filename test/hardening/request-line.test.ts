@@ -28,13 +28,19 @@ describe('the request line', () => {
         { requestId: 'e0b7a1a2-6c1f-4b8e-9d43-0a1b2c3d4e5f', method: 'POST', route: '/graphql', status: 499, durationMs: 0, keyId: undefined },
         { requestId: 'a/b+c=d@e:f.g_h', method: undefined, route: 'unmatched', status: 404, durationMs: 12345.67, keyId: undefined },
       ];
-      for (const c of cases) {
-        logger.info(c, 'request');
-        write(c.requestId, c.method, c.route, c.status, c.durationMs, c.keyId);
+      // Milliseconds of one, two and three digits, the same second twice, and the next second.
+      const times = ['2026-03-04T05:06:07.089Z', '2026-03-04T05:06:07.005Z', '2026-03-04T05:06:07.999Z', '2026-03-04T05:06:08.120Z', '2026-12-31T23:59:59.000Z'];
+      for (const time of times) {
+        vi.setSystemTime(Date.parse(time));
+        for (const c of cases) {
+          logger.info(c, 'request');
+          write(c.requestId, c.method, c.route, c.status, c.durationMs, c.keyId);
+        }
       }
       await flush();
       expect(direct.lines).toEqual(viaPino.lines);
-      expect(direct.lines).toHaveLength(3);
+      expect(direct.lines).toHaveLength(15);
+      expect(direct.lines[3]).toContain('"time":"2026-03-04T05:06:07.005Z"');
     } finally {
       vi.useRealTimers();
     }
