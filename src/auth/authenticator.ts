@@ -15,10 +15,8 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+function sameSecret(known: Buffer, presented: Buffer): boolean {
+  return known.length === presented.length && timingSafeEqual(known, presented);
 }
 
 interface CachedKey {
@@ -34,14 +32,18 @@ interface CachedKey {
 export class Authenticator {
   private readonly keyCache = new Map<number, CachedKey>();
   private readonly refreshing = new Map<number, Promise<Principal | null>>();
+  /** The accepted subscription keys' bytes, encoded once rather than on every request. */
+  private readonly subscriptionKeyBytes: readonly Buffer[];
 
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenIssuer,
-    private readonly subscriptionKeys: readonly string[],
+    subscriptionKeys: readonly string[],
     private readonly cacheSeconds: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.subscriptionKeyBytes = subscriptionKeys.map((key) => Buffer.from(key));
+  }
 
   /** Throws UNAUTHENTICATED unless the subscription key header carries an accepted value. */
   checkSubscriptionKey(headers: Headers): void {
@@ -49,7 +51,8 @@ export class Authenticator {
     if (value === undefined || value === '') {
       throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
     }
-    if (!this.subscriptionKeys.some((key) => sameSecret(key, value))) {
+    const presented = Buffer.from(value);
+    if (!this.subscriptionKeyBytes.some((key) => sameSecret(key, presented))) {
       throw unauthenticated(`Invalid ${SUBSCRIPTION_KEY_HEADER} header`);
     }
   }

@@ -3,8 +3,15 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimite
 import type { LimitsConfig } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { apiError } from '../shared/errors.js';
+import { WindowCounter } from './window-counter.js';
 
 const WINDOW_SECONDS = 60;
+
+/**
+ * Where a budget's counts live: in this process (synchronous, the default), or in a shared store
+ * through rate-limiter-flexible (RATE_LIMIT_STORE=postgres).
+ */
+export type CountStore = WindowCounter | RateLimiterAbstract;
 
 /**
  * One budget (per API key, or per client address on the token endpoint) with the IETF
@@ -20,7 +27,7 @@ export class Budget {
   private readonly prefix: string;
 
   constructor(
-    private readonly limiter: RateLimiterAbstract,
+    private readonly limiter: CountStore,
     name: string,
     private readonly quota: number,
   ) {
@@ -30,30 +37,53 @@ export class Budget {
 
   /** Spends what is left of `key`'s budget for this window; returns the milliseconds until it refills. */
   async exhaust(key: string, res: ServerResponse): Promise<number> {
+    if (this.limiter instanceof WindowCounter) {
+      const now = Date.now();
+      const count = this.limiter.add(key, this.quota, now);
+      const msBeforeNext = count.expiresAt - now;
+      this.setHeaders(res, this.quota - count.consumed, msBeforeNext);
+      return msBeforeNext;
+    }
     const state = await this.limiter.penalty(key, this.quota);
-    this.setHeaders(res, state);
+    this.setHeaders(res, state.remainingPoints, state.msBeforeNext);
     return state.msBeforeNext;
   }
 
-  /** Takes one point for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent. */
-  async consume(key: string | number, res: ServerResponse, points = 1): Promise<void> {
-    let state: RateLimiterRes;
-    try {
-      state = await this.limiter.consume(key, points);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      this.setHeaders(res, error);
-      const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      res.setHeader('retry-after', retryAfter);
-      throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
-    }
-    this.setHeaders(res, state);
+  /**
+   * Takes one point for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent.
+   * In-process counts answer synchronously (no promise per request); a shared store returns one.
+   */
+  consume(key: string | number, res: ServerResponse, points = 1): void | Promise<void> {
+    if (!(this.limiter instanceof WindowCounter)) return this.consumeFromStore(this.limiter, key, res, points);
+    const now = Date.now();
+    const count = this.limiter.add(key, points, now);
+    const msBeforeNext = count.expiresAt - now;
+    this.setHeaders(res, this.quota - count.consumed, msBeforeNext);
+    if (count.consumed > this.quota) this.refuse(res, msBeforeNext);
   }
 
-  private setHeaders(res: ServerResponse, state: RateLimiterRes): void {
+  private async consumeFromStore(limiter: RateLimiterAbstract, key: string | number, res: ServerResponse, points: number): Promise<void> {
+    let state: RateLimiterRes;
+    try {
+      state = await limiter.consume(key, points);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      this.setHeaders(res, error.remainingPoints, error.msBeforeNext);
+      this.refuse(res, error.msBeforeNext);
+    }
+    this.setHeaders(res, state.remainingPoints, state.msBeforeNext);
+  }
+
+  private refuse(res: ServerResponse, msBeforeNext: number): never {
+    const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+    res.setHeader('retry-after', retryAfter);
+    throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
+  }
+
+  private setHeaders(res: ServerResponse, remaining: number, msBeforeNext: number): void {
     if (res.headersSent) return;
     res.setHeader('ratelimit-policy', this.policyHeader);
-    res.setHeader('ratelimit', `${this.prefix}${Math.max(0, state.remainingPoints)};t=${Math.ceil(state.msBeforeNext / 1000)}`);
+    res.setHeader('ratelimit', `${this.prefix}${Math.max(0, remaining)};t=${Math.ceil(msBeforeNext / 1000)}`);
   }
 }
 
@@ -63,12 +93,17 @@ export class Budget {
  */
 export class FailureCount {
   constructor(
-    private readonly limiter: RateLimiterAbstract,
+    private readonly limiter: CountStore,
     readonly quota: number,
   ) {}
 
   /** Records one failure for `key`: null while within the quota, else how far over and for how long. */
   async record(key: string): Promise<{ over: number; msBeforeNext: number } | null> {
+    if (this.limiter instanceof WindowCounter) {
+      const now = Date.now();
+      const count = this.limiter.add(key, 1, now);
+      return count.consumed > this.quota ? { over: count.consumed - this.quota, msBeforeNext: count.expiresAt - now } : null;
+    }
     try {
       await this.limiter.consume(key, 1);
       return null;
@@ -92,9 +127,9 @@ export interface RateLimits {
  * than refusing everyone.
  */
 export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
-  const build = (keyPrefix: string, points: number): RateLimiterAbstract => {
+  const build = (keyPrefix: string, points: number): CountStore => {
+    if (limits.rateLimitStore !== 'postgres') return new WindowCounter(WINDOW_SECONDS * 1000);
     const memory = new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
-    if (limits.rateLimitStore !== 'postgres') return memory;
     return new RateLimiterPostgres({
       storeClient: db,
       storeType: 'knex',

@@ -74,13 +74,15 @@ export class TokenIssuer {
 
   /** The API key id the token was issued for, or null when the token is not valid now. */
   async verify(token: string): Promise<VerifiedToken | null> {
-    if (!isCanonicalCompactJws(token)) return null;
+    // A remembered token was canonical when it was stored, and the lookup is by the exact string,
+    // so a hit needs no second spelling check (which splits and decodes the token).
     const known = this.verified.get(token);
     if (known) {
       if (known.expiresAt > this.now()) return known;
       this.verified.delete(token);
       return null;
     }
+    if (!isCanonicalCompactJws(token)) return null;
     const checked = await this.verifySignature(token);
     if (checked) {
       if (this.verified.size >= VERIFIED_CACHE_SIZE) {

@@ -34,6 +34,7 @@ import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
 import { openApiEndpoint, OPENAPI_PATH } from './openapi-endpoint.js';
 import { requestEntry } from './request-entry.js';
+import { routingPath } from './routing-path.js';
 import { serverOptions } from './server-options.js';
 
 export interface App {
@@ -121,16 +122,18 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   let draining = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/graphql') return handleGraphQL(req, res);
-    if (await handleOperability(url.pathname, req, res, { db, draining: () => draining })) return;
-    if (url.pathname === OPENAPI_PATH) return handleOpenApi(req, res);
-    if (url.pathname.startsWith(DOCS_PATH) && handleDocs(req, res, url.pathname)) return;
-    if (url.pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
-    if (url.pathname.startsWith('/api/') && (await rest.handle(req, res, url))) return;
-    if (url.pathname.startsWith(GRAPHIQL_ASSET_PREFIX) && (await serveGraphiQLAsset(url.pathname, req, res))) return;
+    const target = req.url ?? '/';
+    const pathname = routingPath(target);
+    if (pathname === '/graphql') return handleGraphQL(req, res);
+    if (await handleOperability(pathname, req, res, { db, draining: () => draining })) return;
+    if (pathname === OPENAPI_PATH) return handleOpenApi(req, res);
+    if (pathname.startsWith(DOCS_PATH) && handleDocs(req, res, pathname)) return;
+    if (pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
+    // The REST adapter reads the query string, so only its requests pay for a URL.
+    if (pathname.startsWith('/api/') && (await rest.handle(req, res, new URL(target, 'http://localhost')))) return;
+    if (pathname.startsWith(GRAPHIQL_ASSET_PREFIX) && (await serveGraphiQLAsset(pathname, req, res))) return;
     req.resume();
-    sendEnvelopeFailure(res, refusal(404, 'NOT_FOUND', `No route for ${req.method} ${url.pathname}`));
+    sendEnvelopeFailure(res, refusal(404, 'NOT_FOUND', `No route for ${req.method} ${pathname}`));
   }
 
   const server = createServer(

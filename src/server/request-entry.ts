@@ -4,12 +4,12 @@ import { sendGraphQLFailure } from '../graphql/send-failure.js';
 import { routeLabeler } from '../rest/route-matcher.js';
 import { sendEnvelopeFailure } from '../rest/send-failure.js';
 import { refusal, type HttpFailure } from '../shared/http/failure.js';
-import { requestLineLogger, type Logger } from '../shared/observability/logger.js';
-import { attachRequestContext, type RequestContext } from '../shared/request-context.js';
+import { requestLineWriter, type Logger } from '../shared/observability/logger.js';
+import { attachRequestContext } from '../shared/request-context.js';
 import type { CorsLayer } from './cors.js';
 import { headerBytes } from './header-overflow.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { logWhenClosed } from './request-log.js';
+import { requestLogListener, type LoggedRequest } from './request-log.js';
 
 function pathnameOf(url: string | undefined): string {
   if (!url) return '/';
@@ -23,6 +23,8 @@ function pathnameOf(url: string | undefined): string {
  * is refused rather than resolved, so what is routed is always what the caller wrote.
  */
 export function foldsIntoAnotherPath(pathname: string): boolean {
+  // Nearly every path has no percent sign, backslash or segment starting with a dot: no split then.
+  if (!pathname.includes('%') && !pathname.includes('\\') && !pathname.includes('/.') && !pathname.startsWith('.')) return false;
   if (/%2f|%5c|\\/i.test(pathname)) return true;
   return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
@@ -55,25 +57,31 @@ export function requestEntry(
   onUnexpected: (req: IncomingMessage, res: ServerResponse, error: unknown) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { limits, logger } = options;
-  const routeOf = routeLabeler(options.routePaths, options.fixedPaths);
-  const requestLog = requestLineLogger(logger);
+  const onClose = requestLogListener(requestLineWriter(logger), routeLabeler(options.routePaths, options.fixedPaths));
   return (req, res) => {
-    const context: RequestContext = { requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]), log: logger };
+    const pathname = pathnameOf(req.url);
+    const context: LoggedRequest = {
+      requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]),
+      log: logger,
+      started: performance.now(),
+      pathname,
+      logged: false,
+    };
     attachRequestContext(res, context);
     res.setHeader(REQUEST_ID_HEADER, context.requestId);
-    logWhenClosed(req, res, context, requestLog, () => routeOf(pathnameOf(req.url)));
-    const cors = options.cors(req, res, pathnameOf(req.url));
+    res.on('close', onClose);
+    const cors = options.cors(req, res, pathname);
     if ((req.url?.length ?? 0) > limits.maxUrlLength) {
       req.resume();
-      sendRefusal(res, pathnameOf(req.url).slice(0, 16), refusal(414, 'URI_TOO_LONG', `URL exceeds ${limits.maxUrlLength} characters`));
+      sendRefusal(res, pathname.slice(0, 16), refusal(414, 'URI_TOO_LONG', `URL exceeds ${limits.maxUrlLength} characters`));
       return;
     }
     if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) {
       req.resume();
-      sendRefusal(res, pathnameOf(req.url), refusal(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `Request headers exceed ${limits.maxHeaderBytes} bytes`));
+      sendRefusal(res, pathname, refusal(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `Request headers exceed ${limits.maxHeaderBytes} bytes`));
       return;
     }
-    if (foldsIntoAnotherPath(pathnameOf(req.url))) {
+    if (foldsIntoAnotherPath(pathname)) {
       req.resume();
       sendEnvelopeFailure(res, refusal(400, 'BAD_REQUEST', 'Request path must not contain dot segments or encoded slashes'));
       return;
@@ -85,7 +93,7 @@ export function requestEntry(
     }
     if (cors === 'refused-preflight') {
       req.resume();
-      sendRefusal(res, pathnameOf(req.url), refusal(403, 'FORBIDDEN', 'This origin may not call the API from a browser (CORS_ORIGINS)'));
+      sendRefusal(res, pathname, refusal(403, 'FORBIDDEN', 'This origin may not call the API from a browser (CORS_ORIGINS)'));
       return;
     }
     handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));

@@ -1,35 +1,31 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../shared/observability/logger.js';
+import type { ServerResponse } from 'node:http';
+import type { RequestLineWriter } from '../shared/observability/logger.js';
 import { recordRequest } from '../shared/observability/metrics.js';
-import type { RequestContext } from '../shared/request-context.js';
+import { requestContextOf, type RequestContext } from '../shared/request-context.js';
+
+/** What the log line needs beyond the request context: when the request arrived and its path. */
+export interface LoggedRequest extends RequestContext {
+  started: number;
+  pathname: string;
+  logged: boolean;
+}
 
 /**
- * When the response closes, however it ends: one log line and the request metrics, under the
- * route's pattern (never the raw path). A response that never finished counts as 499.
+ * The listener that, when a response closes however it ends, writes one log line and records the
+ * request metrics, under the route's pattern (never the raw path). A response that never finished
+ * counts as 499. One function for every request, reading what it needs from the request context,
+ * so a request allocates no closure for its log line.
  */
-export function logWhenClosed(
-  req: IncomingMessage,
-  res: ServerResponse,
-  context: RequestContext,
-  logger: Logger,
-  route: () => string,
-): void {
-  const started = performance.now();
-  res.once('close', () => {
-    const label = route();
-    const seconds = (performance.now() - started) / 1000;
-    const status = res.writableFinished ? res.statusCode : 499;
-    recordRequest(label, req.method ?? 'GET', status, seconds);
-    logger.info(
-      {
-        requestId: context.requestId,
-        method: req.method,
-        route: label,
-        status,
-        durationMs: Math.round(seconds * 100_000) / 100,
-        keyId: context.keyId,
-      },
-      'request',
-    );
-  });
+export function requestLogListener(writeLine: RequestLineWriter, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
+  return function onClose(this: ServerResponse): void {
+    const context = requestContextOf(this) as LoggedRequest | undefined;
+    if (context === undefined || context.logged) return;
+    context.logged = true;
+    const label = routeOf(context.pathname);
+    const seconds = (performance.now() - context.started) / 1000;
+    const status = this.writableFinished ? this.statusCode : 499;
+    const method = this.req.method;
+    recordRequest(label, method ?? 'GET', status, seconds);
+    writeLine(context.requestId, method, label, status, Math.round(seconds * 100_000) / 100, context.keyId);
+  };
 }

@@ -8,11 +8,36 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'shiftgate_' });
 
-const httpRequests = new Counter({
+/** A route, method and status seen so far, and its requests not yet handed to prom-client. */
+interface RequestCount {
+  route: string;
+  method: string;
+  status: string;
+  pending: number;
+}
+
+// Requests are counted in plain numbers and handed to prom-client when it is read (/metrics):
+// a request then costs three map lookups, not prom-client's label checks and label hash. The
+// combinations are bounded: route patterns, methods node accepts, statuses the gateway sends.
+const requestCounts = new Map<string, Map<string, Map<number, RequestCount>>>();
+
+// Held by the registry alone: its value is only ever set from requestCounts, when it is read.
+new Counter({
   name: 'shiftgate_http_requests_total',
   help: 'HTTP requests by route pattern, method and status',
   labelNames: ['route', 'method', 'status'] as const,
   registers: [registry],
+  collect() {
+    for (const byMethod of requestCounts.values()) {
+      for (const byStatus of byMethod.values()) {
+        for (const count of byStatus.values()) {
+          if (count.pending === 0) continue;
+          this.inc({ route: count.route, method: count.method, status: count.status }, count.pending);
+          count.pending = 0;
+        }
+      }
+    }
+  },
 });
 
 const httpDuration = new Histogram({
@@ -42,19 +67,19 @@ const dispatcherLag = new Gauge({
   registers: [registry],
 });
 
-type CounterChild = ReturnType<typeof httpRequests.labels>;
 type HistogramChild = ReturnType<typeof httpDuration.labels>;
 
-// Label children are cached so a request costs two map lookups, not a label-hash per metric.
-const requestChildren = new Map<string, Map<number, CounterChild>>();
+// Label children are cached so an observation skips building its label object.
 const durationChildren = new Map<string, HistogramChild>();
 
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
-  let byStatus = requestChildren.get(method + route);
-  if (!byStatus) requestChildren.set(method + route, (byStatus = new Map()));
-  let counter = byStatus.get(status);
-  if (!counter) byStatus.set(status, (counter = httpRequests.labels(route, method, String(status))));
-  counter.inc();
+  let byMethod = requestCounts.get(route);
+  if (!byMethod) requestCounts.set(route, (byMethod = new Map()));
+  let byStatus = byMethod.get(method);
+  if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+  let count = byStatus.get(status);
+  if (!count) byStatus.set(status, (count = { route, method, status: String(status), pending: 0 }));
+  count.pending += 1;
   let histogram = durationChildren.get(route);
   if (!histogram) durationChildren.set(route, (histogram = httpDuration.labels(route)));
   histogram.observe(seconds);
