@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Dispatcher } from '../../src/workers/dispatcher.js';
-import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
-import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
 
 describe('dispatcher crash and restart', () => {
   let t: TestApp;
@@ -20,16 +17,7 @@ describe('dispatcher crash and restart', () => {
     await t.close();
   });
 
-  function dispatcher(owner: string) {
-    const config = t.app.config.webhooks;
-    return new Dispatcher({
-      db: t.app.db,
-      config,
-      guard: new AddressGuard(config.allowedCidrs),
-      renderer: new PayloadRenderer(t.app.db, t.app.execute),
-      owner,
-    });
-  }
+  const dispatcher = (owner: string) => dispatcherOf(t, owner);
 
   it('loses nothing when a dispatcher dies holding leases: another one delivers after they expire', async () => {
     const token = await t.token({ type: 'developer', companyId: 1 });

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleDeliveries, type Settlement } from '../../src/repositories/webhook-deliveries.js';
-import { AddressGuard } from '../../src/webhooks/address-guard.js';
-import { Dispatcher } from '../../src/workers/dispatcher.js';
-import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
 
 describe('attempts recorded in shared transactions', () => {
   let t: TestApp;
@@ -20,10 +17,7 @@ describe('attempts recorded in shared transactions', () => {
     await t.close();
   });
 
-  function dispatcher(owner: string) {
-    const config = t.app.config.webhooks;
-    return new Dispatcher({ db: t.app.db, config, guard: new AddressGuard(config.allowedCidrs), renderer: new PayloadRenderer(t.app.db, t.app.execute), owner });
-  }
+  const dispatcher = (owner: string) => dispatcherOf(t, owner);
 
   const delivered = (deliveryId: number, leaseOwner: string, deliveryIdForAttempt = deliveryId): Settlement => ({
     deliveryId,

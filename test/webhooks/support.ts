@@ -4,6 +4,9 @@ import { expect } from 'vitest';
 import { importData } from '../../src/import/import-data.js';
 import { emitImportEvents } from '../../src/import/events.js';
 import type { Db } from '../../src/shared/db/knex.js';
+import { AddressGuard } from '../../src/webhooks/address-guard.js';
+import { Dispatcher } from '../../src/workers/dispatcher.js';
+import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 export interface Received {
@@ -66,6 +69,12 @@ export function startWebhookApp(env: Record<string, string> = {}): Promise<TestA
 }
 
 /** Polls until `check` passes (a condition, never a duration, is what tests wait for). */
+/** A dispatcher of the test's own beside the app's (which such tests stop), named for its lease rows. */
+export function dispatcherOf(t: TestApp, owner: string): Dispatcher {
+  const config = t.app.config.webhooks;
+  return new Dispatcher({ db: t.app.db, config, guard: new AddressGuard(config.allowedCidrs), renderer: new PayloadRenderer(t.app.db, t.app.execute), owner });
+}
+
 export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, limitMs = 15_000): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
