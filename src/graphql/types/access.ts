@@ -11,6 +11,15 @@ export const DEVELOPER_ONLY = { developer: true } as const;
 export const TIMESHEET_ONLY = { timesheet: true } as const;
 export const ANY_KEY = { developer: true, timesheet: true } as const;
 
+/**
+ * Options of the own fields of a type whose every way in already checks the type's scope (the
+ * root fields and connections that return it declare it, its parent type carries it, or `node`
+ * loads it through `scopedNodeLoad`). Without them Pothos repeats the type's check on every field
+ * of every object, fifty times per field on a page; test/graphql/type-scope-entry.test.ts walks
+ * the schema so a new way in that does not check the scope fails.
+ */
+export const SCOPE_CHECKED_ON_ENTRY = { skipTypeScopes: true } as const;
+
 type Scope = typeof DEVELOPER_ONLY | typeof TIMESHEET_ONLY | typeof ANY_KEY;
 
 function mayRead(principal: Principal, scope: Scope): boolean {

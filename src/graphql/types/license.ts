@@ -1,6 +1,6 @@
 import { loadLicenses, type LicenseRecord } from '../../repositories/licenses.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, SCOPE_CHECKED_ON_ENTRY, scopedNodeLoad } from './access.js';
 
 const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSecurityLicenseInfo').implement({
   description: 'The license as the employee record sees it (docs/rest-api.md, Security license).',
@@ -18,19 +18,19 @@ export const License = builder.loadableNode('License', {
   id: { resolve: (license: LicenseRecord) => license.securityLicenseId, parse: (id: string) => Number(id) },
   load: scopedNodeLoad('License', DEVELOPER_ONLY, loadLicenses),
   fields: (t) => ({
-    securityLicenseId: t.exposeInt('securityLicenseId'),
-    employeeId: t.exposeInt('employeeId'),
-    firstName: t.exposeString('firstName', { nullable: true }),
-    lastName: t.exposeString('lastName', { nullable: true }),
-    state: t.exposeString('state', { nullable: true }),
-    licenseNumber: t.exposeString('licenseNumber', { nullable: true }),
-    status: t.exposeString('status', { nullable: true }),
-    expiryDate: t.expose('expiryDate', { type: 'DateTime', nullable: true }),
-    reminder: t.exposeInt('reminder', { nullable: true, description: 'Days before expiry to remind.' }),
-    critical: t.exposeBoolean('critical', { nullable: true }),
-    attachmentLink: t.exposeString('attachmentLink', { nullable: true }),
-    licenceSector: t.exposeString('licenceSector', { nullable: true }),
-    isInvalidLicense: t.exposeBoolean('isInvalidLicense', { nullable: true }),
-    employeeSecurityLicenseInfo: t.field({ type: EmployeeSecurityLicenseInfo, resolve: (license) => license }),
+    securityLicenseId: t.exposeInt('securityLicenseId', SCOPE_CHECKED_ON_ENTRY),
+    employeeId: t.exposeInt('employeeId', SCOPE_CHECKED_ON_ENTRY),
+    firstName: t.exposeString('firstName', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    lastName: t.exposeString('lastName', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    state: t.exposeString('state', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    licenseNumber: t.exposeString('licenseNumber', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    status: t.exposeString('status', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    expiryDate: t.expose('expiryDate', { ...SCOPE_CHECKED_ON_ENTRY, type: 'DateTime', nullable: true }),
+    reminder: t.exposeInt('reminder', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true, description: 'Days before expiry to remind.' }),
+    critical: t.exposeBoolean('critical', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    attachmentLink: t.exposeString('attachmentLink', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    licenceSector: t.exposeString('licenceSector', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    isInvalidLicense: t.exposeBoolean('isInvalidLicense', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
+    employeeSecurityLicenseInfo: t.field({ ...SCOPE_CHECKED_ON_ENTRY, type: EmployeeSecurityLicenseInfo, resolve: (license) => license }),
   }),
 });

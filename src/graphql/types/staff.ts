@@ -4,8 +4,9 @@ import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { License } from './license.js';
+import { licenseList, staffFromLicensePage, takeFetchedPage } from './license-page-first.js';
 
-export const DEFAULT_LICENSE_PAGE_SIZE = DEFAULT_PAGE_SIZE;
+export { DEFAULT_LICENSE_PAGE_SIZE } from './license-page-first.js';
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
@@ -26,21 +27,15 @@ export const Staff = builder.loadableNode('Staff', {
       description:
         'The employee’s licenses ordered by securityLicenseId. A cursor keeps the filter and page size it was issued with.',
       args: { licenseNumber: t.arg.string({ description: 'Only the license with exactly this number.' }) },
-      resolve: (staff, args, context) => {
-        const list = {
-          kind: 'license',
-          owner: staff.employeeId,
-          filter: args.licenseNumber,
-          defaultSize: DEFAULT_LICENSE_PAGE_SIZE,
-        };
-        return keysetConnection({
+      resolve: (staff, args, context) =>
+        keysetConnection({
           args,
-          list,
+          list: licenseList(staff.employeeId, args),
           codec: context.services.cursors,
           fetch: (page) => licensePage(context.services.db, context.principal, staff.employeeId, page),
           keyOf: (l) => l.securityLicenseId,
-        });
-      },
+          read: takeFetchedPage(context, staff.employeeId, args),
+        }),
     }),
   }),
 });
@@ -52,7 +47,7 @@ builder.queryField('staff', (t) =>
     authScopes: DEVELOPER_ONLY,
     description: 'One employee of the caller’s company (developer keys).',
     args: { employeeId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.employeeId,
+    resolve: (_root, args, context, info) => staffFromLicensePage(args.employeeId, context, info),
   }),
 );
 

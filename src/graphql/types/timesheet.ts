@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
 import { loadTimesheets, timesheetPage, type TimesheetFilter, type TimesheetRecord } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
-import { TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
+import { SCOPE_CHECKED_ON_ENTRY, TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
 
 export const Timesheet = builder.loadableNode('Timesheet', {
   description:
@@ -10,19 +10,19 @@ export const Timesheet = builder.loadableNode('Timesheet', {
   id: { resolve: (timesheet: TimesheetRecord) => timesheet.timesheetId, parse: (id: string) => Number(id) },
   load: scopedNodeLoad('Timesheet', TIMESHEET_ONLY, loadTimesheets),
   fields: (t) => {
-    const text = (name: keyof TimesheetRecord & string) => t.exposeString(name as 'status', { nullable: true });
+    const text = (name: keyof TimesheetRecord & string) => t.exposeString(name as 'status', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true });
     const time = (name: keyof TimesheetRecord & string) =>
-      t.expose(name as 'payStartTime', { type: 'DateTime', nullable: true });
-    const json = (name: keyof TimesheetRecord & string) => t.expose(name as 'notes', { type: 'JSON', nullable: true });
+      t.expose(name as 'payStartTime', { ...SCOPE_CHECKED_ON_ENTRY, type: 'DateTime', nullable: true });
+    const json = (name: keyof TimesheetRecord & string) => t.expose(name as 'notes', { ...SCOPE_CHECKED_ON_ENTRY, type: 'JSON', nullable: true });
     return {
-      timesheetId: t.exposeInt('timesheetId'),
+      timesheetId: t.exposeInt('timesheetId', SCOPE_CHECKED_ON_ENTRY),
       customerName: text('customerName'),
-      customerApiId: t.exposeInt('customerApiId'),
+      customerApiId: t.exposeInt('customerApiId', SCOPE_CHECKED_ON_ENTRY),
       siteName: text('siteName'),
-      siteApiId: t.exposeInt('siteApiId'),
+      siteApiId: t.exposeInt('siteApiId', SCOPE_CHECKED_ON_ENTRY),
       staffId: text('staffId'),
       staffName: text('staffName'),
-      employeeId: t.exposeString('employeeId'),
+      employeeId: t.exposeString('employeeId', SCOPE_CHECKED_ON_ENTRY),
       employeeReferenceNumber: text('employeeReferenceNumber'),
       email: text('email'),
       mobile: text('mobile'),
@@ -42,10 +42,10 @@ export const Timesheet = builder.loadableNode('Timesheet', {
       staffSubmittedTimesheetTimes: json('staffSubmittedTimesheetTimes'),
       payStartTime: time('payStartTime'),
       payEndTime: time('payEndTime'),
-      payBreakTime: t.exposeInt('payBreakTime', { nullable: true, description: 'Minutes.' }),
+      payBreakTime: t.exposeInt('payBreakTime', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true, description: 'Minutes.' }),
       invoiceStartTime: time('invoiceStartTime'),
       invoiceEndTime: time('invoiceEndTime'),
-      invoiceBreakTime: t.exposeInt('invoiceBreakTime', { nullable: true, description: 'Minutes.' }),
+      invoiceBreakTime: t.exposeInt('invoiceBreakTime', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true, description: 'Minutes.' }),
       notes: json('notes'),
       allowances: json('allowances'),
       status: text('status'),
@@ -54,7 +54,7 @@ export const Timesheet = builder.loadableNode('Timesheet', {
       customerApprovalStatus: text('customerApprovalStatus'),
       customerApprover: text('customerApprover'),
       customerApprovedDateTime: time('customerApprovedDateTime'),
-      lock: t.exposeBoolean('lock', { nullable: true }),
+      lock: t.exposeBoolean('lock', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true }),
       scheduleNotes: json('scheduleNotes'),
     };
   },

@@ -163,10 +163,12 @@ export async function keysetConnection<T>(options: {
   codec: CursorCodec;
   fetch: (page: KeysetPage) => Promise<T[]>;
   keyOf: (row: NoInfer<T>) => number;
+  /** The page these arguments ask for, when it was already read (with the same arguments and list). */
+  read?: { page: KeysetPage; rows: NoInfer<T>[] } | null;
 }): Promise<Connection<T>> {
-  const { args, list, codec, keyOf, fetch } = options;
-  const page = readConnectionArgs(args, list, codec);
-  const rows = await fetch(page);
+  const { args, list, codec, keyOf, fetch, read } = options;
+  const page = read ? read.page : readConnectionArgs(args, list, codec);
+  const rows = read ? read.rows : await fetch(page);
   let farSide = false;
   if (rows.length === 0 && page.from !== null) {
     // A page of no rows still fetches one, which is all the question needs.
