@@ -122,7 +122,7 @@ export interface RateLimits {
 
 /**
  * In-process counters by default. With RATE_LIMIT_STORE=postgres the counters live in the
- * PostgreSQL table `rate_limits` (created by rate-limiter-flexible), so several instances
+ * PostgreSQL table `rate_limits` (created by the migrations), so several instances
  * share one budget; a database hiccup then lets requests through (insurance limiter) rather
  * than refusing everyone.
  */
@@ -134,6 +134,8 @@ export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
       storeClient: db,
       storeType: 'knex',
       tableName: 'rate_limits',
+      // Created by migration 011: counters built side by side would race to create it.
+      tableCreated: true,
       keyPrefix,
       points,
       duration: WINDOW_SECONDS,

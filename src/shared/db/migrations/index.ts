@@ -9,6 +9,7 @@ import * as idempotencyKeys from './007_idempotency_keys.js';
 import * as customerSiteLists from './008_customer_site_lists.js';
 import * as timesheetLists from './009_timesheet_lists.js';
 import * as timesheetModifiedAt from './010_timesheet_modified_at.js';
+import * as rateLimits from './011_rate_limits.js';
 
 // Migrations are listed in code (not discovered on disk) so they run the same from
 // TypeScript sources, tests and any bundler, and in a fixed order.
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '008_customer_site_lists': customerSiteLists,
   '009_timesheet_lists': timesheetLists,
   '010_timesheet_modified_at': timesheetModifiedAt,
+  '011_rate_limits': rateLimits,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
