@@ -1,8 +1,8 @@
 // The gateway as shipped: createApp from the compiled dist/ (what bin/shiftgate.js runs), under
 // plain node, so its RSS and CPU are those of a deployment. Plain JavaScript for that reason.
-import { createApp } from '../dist/server/app.js';
 import { loadConfig } from '../dist/config.js';
 import { applyHeapGrowth } from '../dist/server/heap-growth.js';
+import { capYoungGeneration } from '../dist/server/young-generation.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 
 /**
@@ -16,9 +16,13 @@ async function main() {
   // GRAPHQL_EXECUTOR from the bench's environment, so both executors can be measured in turn.
   const executor = process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {};
   const config = loadConfig({ ...JSON.parse(argument('config')), ...executor });
-  // As `shiftgate serve` does before it builds the app.
+  // As `shiftgate serve` does: the heap settings before the gateway's modules load, the
+  // young generation released once the app is built.
   applyHeapGrowth(config.heapGrowingPercent);
+  const youngGeneration = capYoungGeneration(config.youngGenerationMB);
+  const { createApp } = await import('../dist/server/app.js');
   const app = await createApp(config);
+  youngGeneration.release();
   app.server.removeAllListeners('listening');
   let statements = 0;
   app.db.on('query', () => {

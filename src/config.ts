@@ -39,6 +39,8 @@ export interface Config {
   graphqlExecutor: GraphQLExecutor;
   /** How far V8 lets the heap grow past what it held after a collection, in percent; 0 leaves V8's own factor (docs/operations.md, "Memory"). */
   heapGrowingPercent: number;
+  /** The most V8's young generation may grow to, in MB; 0 leaves V8's own ceiling (docs/operations.md, "Memory"). */
+  youngGenerationMB: number;
 }
 
 /** Webhook delivery and the license-expiry scheduler (see README, "Webhooks"). */
@@ -392,6 +394,7 @@ export const CONFIG_VARIABLES = {
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   GRAPHQL_EXECUTOR: oneOf(GRAPHQL_EXECUTORS, 'compiled'),
   HEAP_GROWING_PERCENT: int(20, 0, 1000),
+  YOUNG_GENERATION_MB: int(16, 0, 1024),
 } satisfies Record<string, Variable<unknown>>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -489,5 +492,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     graphqlExecutor: v.GRAPHQL_EXECUTOR,
     heapGrowingPercent: v.HEAP_GROWING_PERCENT,
+    youngGenerationMB: v.YOUNG_GENERATION_MB,
   };
 }

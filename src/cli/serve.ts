@@ -81,13 +81,18 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   // A demo is explored from any browser page (API explorers, local front ends); CORS_ORIGINS still narrows it.
   if (demo && config.corsOrigins === undefined) config = { ...config, corsOrigins: ['*'] };
 
+  // The heap settings come first: the young generation's cap has to hold before the gateway's
+  // modules load, or loading them alone grows it to V8's ceiling (docs/operations.md, "Memory").
+  const { applyHeapGrowth } = await import('../server/heap-growth.js');
+  const { capYoungGeneration } = await import('../server/young-generation.js');
+  applyHeapGrowth(config.heapGrowingPercent);
+  const youngGeneration = capYoungGeneration(config.youngGenerationMB);
   // Loaded here, not at the top: the gateway's modules are slow to import, and usage errors and
   // refusals above should not wait for them.
   const { createApp } = await import('../server/app.js');
-  const { applyHeapGrowth } = await import('../server/heap-growth.js');
   const { activeDemoKeys, loadDemoDataIfEmpty } = await import('./demo-data.js');
-  applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
+  youngGeneration.release();
   let demoKeys: ActiveDemoKey[];
   try {
     if (demo && (await loadDemoDataIfEmpty(app.db))) {
