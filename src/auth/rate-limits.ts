@@ -1,11 +1,27 @@
 import type { ServerResponse } from 'node:http';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LimitsConfig } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { apiError } from '../shared/errors.js';
 import { WindowCounter } from './window-counter.js';
 
 const WINDOW_SECONDS = 60;
+
+const require = createRequire(import.meta.url);
+let library: typeof RateLimiterFlexible | undefined;
+
+/** rate-limiter-flexible, loaded only for a shared store: the in-process counts never need it. */
+function rateLimiterLibrary(): typeof RateLimiterFlexible {
+  library ??= require('rate-limiter-flexible') as typeof RateLimiterFlexible;
+  return library;
+}
+
+/** A refusal from the library's store (it rejects with its result object when points run out). */
+function isStoreRefusal(error: unknown): error is RateLimiterRes {
+  return error instanceof rateLimiterLibrary().RateLimiterRes;
+}
 
 /**
  * Where a budget's counts live: in this process (synchronous, the default), or in a shared store
@@ -67,7 +83,7 @@ export class Budget {
     try {
       state = await limiter.consume(key, points);
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
+      if (!isStoreRefusal(error)) throw error;
       this.setHeaders(res, error.remainingPoints, error.msBeforeNext);
       this.refuse(res, error.msBeforeNext);
     }
@@ -108,7 +124,7 @@ export class FailureCount {
       await this.limiter.consume(key, 1);
       return null;
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
+      if (!isStoreRefusal(error)) throw error;
       return { over: error.consumedPoints - this.quota, msBeforeNext: error.msBeforeNext };
     }
   }
@@ -129,6 +145,7 @@ export interface RateLimits {
 export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
   const build = (keyPrefix: string, points: number): CountStore => {
     if (limits.rateLimitStore !== 'postgres') return new WindowCounter(WINDOW_SECONDS * 1000);
+    const { RateLimiterMemory, RateLimiterPostgres } = rateLimiterLibrary();
     const memory = new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
     return new RateLimiterPostgres({
       storeClient: db,

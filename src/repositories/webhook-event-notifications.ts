@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../shared/db/pg-module.js';
 
 export const EVENTS_CHANNEL = 'shiftgate_events';
 
@@ -40,7 +41,7 @@ export class PgEventNotifications {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new (pgDriver().Client)({ connectionString: this.connectionString });
     client.on('error', () => this.reconnect(client));
     client.on('end', () => this.reconnect(client));
     try {

@@ -32,7 +32,7 @@ import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from 
 import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
 import { handleOperability, OPERABILITY_PATHS } from './operability.js';
-import { openApiEndpoint, OPENAPI_PATH } from './openapi-endpoint.js';
+import { openApiEndpoint, OPENAPI_PATH, type PrintOpenApi } from './openapi-endpoint.js';
 import { requestEntry } from './request-entry.js';
 import { routingPath } from './routing-path.js';
 import { serverOptions } from './server-options.js';
@@ -67,6 +67,8 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** 'yoga' answers every /graphql request through yoga: what the transport is compared with (test/graphql/transport-equality.test.ts). */
   graphqlTransport?: 'own' | 'yoga';
+  /** Prints the OpenAPI document on the first request to /openapi.json (by default, the generator in src/rest/openapi/). */
+  printOpenApi?: PrintOpenApi;
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
@@ -117,7 +119,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
   const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit });
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
-  const handleOpenApi = openApiEndpoint();
+  const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();
   let draining = false;
 

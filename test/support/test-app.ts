@@ -5,6 +5,7 @@ import type { KeyType } from '../../src/shared/principal.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { createTestDatabase, type TestDatabase } from './backend.js';
 import type { Logger } from '../../src/shared/observability/logger.js';
+import type { PrintOpenApi } from '../../src/server/openapi-endpoint.js';
 import { seedTenants } from './seed.js';
 import { openApiProblems } from './openapi-responses.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -87,6 +88,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** 'yoga' answers every /graphql request through yoga alone (test/graphql/transport-equality.test.ts). */
   graphqlTransport?: 'own' | 'yoga';
+  /** Replaces what prints the OpenAPI document on the first request to /openapi.json. */
+  printOpenApi?: PrintOpenApi;
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
@@ -110,6 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.graphqlTransport ? { graphqlTransport: options.graphqlTransport } : {}),
+    ...(options.printOpenApi ? { printOpenApi: options.printOpenApi } : {}),
   });
   if (options.seed !== false) await seedTenants(app.db);
   const openApiProblems: string[] = [];

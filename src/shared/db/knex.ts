@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import pg from 'pg';
 import type { Config } from '../../config.js';
 import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
 import { migrationSource } from './migrations/index.js';
+import { pgDriver } from './pg-module.js';
 
 export type Db = Knex;
 /** A transaction: repository functions take it where their statements must join the caller's. */
@@ -58,9 +58,9 @@ const NUMERIC_OID = 1700;
  */
 const pgTypes = {
   getTypeParser(oid: number, format?: string): (value: any) => any {
-    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary');
+    if (format === 'binary') return pgDriver().types.getTypeParser(oid, 'binary');
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, 'text');
+    return pgDriver().types.getTypeParser(oid, 'text');
   },
 };
 
@@ -79,7 +79,7 @@ export async function migrateLatest(db: Db): Promise<void> {
     return;
   }
   const connection = db.client.config.connection as { connectionString: string };
-  const lock = new pg.Client({ connectionString: connection.connectionString });
+  const lock = new (pgDriver().Client)({ connectionString: connection.connectionString });
   await lock.connect();
   try {
     await lock.query("select pg_advisory_lock(hashtext(current_schema() || ':shiftgate:migrate'))");
