@@ -60,6 +60,7 @@ describe('configuration messages', () => {
     [{ GRAPHQL_INTROSPECTION: ' Maybe ' }, 'GRAPHQL_INTROSPECTION: must be true or false, got " Maybe "'],
     [{ GRAPHQL_EXECUTOR: 'jit' }, 'GRAPHQL_EXECUTOR: must be compiled or standard, got "jit"'],
     [{ HEAP_GROWING_PERCENT: '-1' }, 'HEAP_GROWING_PERCENT: must be an integer from 0 to 1000, got "-1"'],
+    [{ YOUNG_GENERATION_MB: '2048' }, 'YOUNG_GENERATION_MB: must be an integer from 0 to 1024, got "2048"'],
     // Rules between variables.
     [{ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '60000' }, 'WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS'],
     [{ DATABASE_POOL_MIN: '11' }, 'DATABASE_POOL_MIN: must not exceed DATABASE_POOL_MAX'],
@@ -196,6 +197,7 @@ describe('configuration messages', () => {
       },
       graphqlExecutor: 'compiled',
       heapGrowingPercent: 20,
+      youngGenerationMB: 16,
     });
   });
 
