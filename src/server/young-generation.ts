@@ -46,8 +46,10 @@ const NO_CAP: YoungGenerationCap = { release() {}, stop() {} };
  *
  * Growth is held (factor 1) from the call until `release`: module loading and the app's start-up
  * run as long synchronous stretches in which V8 would double the space several times before an
- * observer could answer. After `release` the decision is re-taken after every collection, and
- * V8 grows the space at most once per scavenge, so it stays within the limit. 0 leaves V8 alone.
+ * observer could answer. After `release` the decision is re-taken after every collection. V8
+ * grows the space at most once per scavenge, and only after more than its size has survived
+ * since the last step, so it can pass the limit only by a step taken inside one synchronous
+ * stretch that allocates that much; it then stays there until V8 shrinks it. 0 leaves V8 alone.
  */
 export function capYoungGeneration(limitMB: number, controls: HeapControls = v8HeapControls): YoungGenerationCap {
   if (limitMB <= 0) return NO_CAP;
