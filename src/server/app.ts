@@ -12,6 +12,8 @@ import { executorOf, type Execute } from '../graphql/execute.js';
 import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { COMPILED_DOCUMENTS, CompiledDocuments } from '../graphql/compiled-documents.js';
+import { schema } from '../graphql/schema.js';
 import { maskErrorWith } from '../graphql/error-masking.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
@@ -44,6 +46,8 @@ export interface App {
   authenticator: Authenticator;
   tokens: TokenIssuer;
   yoga: YogaApp;
+  /** The queries callers sent to /graphql, compiled (src/graphql/compiled-caller-queries.ts); none under GRAPHQL_EXECUTOR=standard. */
+  compiledDocuments: CompiledDocuments | undefined;
   /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
   execute: Execute;
   server: Server;
@@ -90,6 +94,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const yogaOptions = {
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
+    compiledDocuments: config.graphqlExecutor === 'compiled' ? new CompiledDocuments(schema, COMPILED_DOCUMENTS) : undefined,
   };
   const yoga = createYogaApp(services, yogaOptions);
   // Background work gets its own connection (when the database allows a second one), so it
@@ -164,6 +169,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     authenticator,
     tokens,
     yoga,
+    compiledDocuments: yogaOptions.compiledDocuments,
     execute,
     server,
     webhooks,

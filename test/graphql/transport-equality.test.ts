@@ -156,7 +156,10 @@ interface Gateway {
 }
 
 async function gateway(graphqlTransport: 'own' | 'yoga'): Promise<Gateway> {
-  const t = await startTestApp({ now: () => CLOCK, graphqlTransport });
+  // yoga alone with the standard executor is the reference: the gateway answers with its own
+  // transport and, unless GRAPHQL_EXECUTOR=standard, callers' queries compiled.
+  const env: Record<string, string> = graphqlTransport === 'yoga' ? { GRAPHQL_EXECUTOR: 'standard' } : {};
+  const t = await startTestApp({ now: () => CLOCK, graphqlTransport, env });
   const developer = await t.token({ type: 'developer', companyId: 1 });
   const timesheet = await t.token({ type: 'timesheet', companyId: 1 });
   return { t, tokens: { developer, timesheet } };
