@@ -18,8 +18,10 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 /**
  * The documents callers send to /graphql, compiled with graphql-jit once per document and
  * operation, in a bounded least-recently-used cache. Only operations on which graphql-jit is known
- * to behave as graphql-js does are compiled (`compilable` below); the rest are remembered as not
- * compilable, so the check runs once per document too.
+ * to behave as graphql-js does are compiled (`compilable` below), once they have run
+ * `compileAfter` times; the rest are remembered as not compilable, so the check runs once per
+ * document too. Compiling blocks the event loop for about half a millisecond for a short query
+ * and grows with the document, hence the bound on a document's length.
  */
 
 export interface CompiledDocumentsOptions {
@@ -27,13 +29,18 @@ export interface CompiledDocumentsOptions {
   maxDocuments: number;
   /** Documents whose source is longer than this many characters are never compiled. */
   maxDocumentLength: number;
+  /** An operation is compiled when it is executed for this many times while its document is held (1: the first time). */
+  compileAfter: number;
 }
 
 /** The cache's bounds in the gateway (a document is at most GRAPHQL_MAX_TOKENS tokens long as well). */
-export const COMPILED_DOCUMENTS: CompiledDocumentsOptions = { maxDocuments: 500, maxDocumentLength: 20_000 };
+export const COMPILED_DOCUMENTS: CompiledDocumentsOptions = { maxDocuments: 500, maxDocumentLength: 3_000, compileAfter: 10 };
 
-/** What graphql-jit is given: the cache stores `null` for an operation it does not compile. */
-type Entry = CompiledQuery | null;
+/**
+ * Per operation: how many times it has run while not yet compiled, its compiled form, or `null`
+ * when it is never compiled.
+ */
+type Entry = number | CompiledQuery | null;
 
 export class CompiledDocuments {
   /** Per document (by identity: yoga's parse cache hands out one object per text), per operation name. */
@@ -52,7 +59,7 @@ export class CompiledDocuments {
     return this.documents.size;
   }
 
-  /** The compiled operation, or undefined when it runs on the standard executor. */
+  /** The compiled operation, or undefined when it runs on the standard executor (this time, or always). */
   compiled(document: DocumentNode, operation: OperationDefinitionNode): CompiledQuery | undefined {
     const name = operation.name?.value ?? '';
     let operations = this.documents.get(document);
@@ -60,8 +67,6 @@ export class CompiledDocuments {
       // Most recently used last: re-inserting moves it to the end of the map's order.
       this.documents.delete(document);
       this.documents.set(document, operations);
-      const known = operations.get(name);
-      if (known !== undefined) return known ?? undefined;
     } else {
       operations = new Map();
       if (this.documents.size >= this.options.maxDocuments) {
@@ -70,16 +75,29 @@ export class CompiledDocuments {
       }
       this.documents.set(document, operations);
     }
-    const entry = this.compile(document, operation);
+    const known = operations.get(name);
+    if (known === null) return undefined;
+    if (known !== undefined && typeof known !== 'number') return known;
+    if (known === undefined && !this.worthCompiling(document, operation)) {
+      operations.set(name, null);
+      return undefined;
+    }
+    // Compiling costs about as much as tens of executions, so only an operation that keeps
+    // coming back is compiled.
+    const runs = (known ?? 0) + 1;
+    if (runs < this.options.compileAfter) {
+      operations.set(name, runs);
+      return undefined;
+    }
+    const compiled = compileQuery(this.schema, document, operation.name?.value, { disablingCapturingStackErrors: true });
+    const entry = isCompiledQuery(compiled) ? compiled : null;
     operations.set(name, entry);
     return entry ?? undefined;
   }
 
-  private compile(document: DocumentNode, operation: OperationDefinitionNode): Entry {
+  private worthCompiling(document: DocumentNode, operation: OperationDefinitionNode): boolean {
     const length = document.loc?.source.body.length ?? Number.POSITIVE_INFINITY;
-    if (length > this.options.maxDocumentLength || !compilable(this.schema, document, operation)) return null;
-    const compiled = compileQuery(this.schema, document, operation.name?.value, { disablingCapturingStackErrors: true });
-    return isCompiledQuery(compiled) ? compiled : null;
+    return length <= this.options.maxDocumentLength && compilable(this.schema, document, operation);
   }
 }
 

@@ -71,6 +71,8 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** 'yoga' answers every /graphql request through yoga: what the transport is compared with (test/graphql/transport-equality.test.ts). */
   graphqlTransport?: 'own' | 'yoga';
+  /** How many runs of a caller's query before it is compiled (src/graphql/compiled-documents.ts); tests set 1 to compile at once. */
+  compileAfter?: number;
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
@@ -94,7 +96,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const yogaOptions = {
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
-    compiledDocuments: config.graphqlExecutor === 'compiled' ? new CompiledDocuments(schema, COMPILED_DOCUMENTS) : undefined,
+    compiledDocuments: config.graphqlExecutor === 'compiled' ? new CompiledDocuments(schema, { ...COMPILED_DOCUMENTS, compileAfter: options.compileAfter ?? COMPILED_DOCUMENTS.compileAfter }) : undefined,
   };
   const yoga = createYogaApp(services, yogaOptions);
   // Background work gets its own connection (when the database allows a second one), so it

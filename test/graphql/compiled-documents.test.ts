@@ -46,7 +46,7 @@ describe('compiled documents', () => {
   });
 
   it('compiles a document once per operation and reuses it', () => {
-    const documents = new CompiledDocuments(schema, { maxDocuments: 10, maxDocumentLength: 10_000 });
+    const documents = new CompiledDocuments(schema, { maxDocuments: 10, maxDocumentLength: 10_000, compileAfter: 1 });
     const { document, operation } = operationOf('query A { webhookEvents { event } } query B { __typename }', 'A');
     const first = documents.compiled(document, operation);
     expect(first).toBeDefined();
@@ -58,7 +58,7 @@ describe('compiled documents', () => {
   });
 
   it('holds at most maxDocuments documents, dropping the least recently used', () => {
-    const documents = new CompiledDocuments(schema, { maxDocuments: 3, maxDocumentLength: 10_000 });
+    const documents = new CompiledDocuments(schema, { maxDocuments: 3, maxDocumentLength: 10_000, compileAfter: 1 });
     const kept = operationOf('{ __typename }');
     documents.compiled(kept.document, kept.operation);
     for (let i = 0; i < 50; i++) {
@@ -76,8 +76,21 @@ describe('compiled documents', () => {
     expect(documents.size).toBe(3);
   });
 
+  it('compiles an operation only once it has run compileAfter times', () => {
+    const documents = new CompiledDocuments(schema, { maxDocuments: 10, maxDocumentLength: 10_000, compileAfter: 3 });
+    const { document, operation } = operationOf('{ webhookEvents { event } }');
+    expect(documents.compiled(document, operation)).toBeUndefined();
+    expect(documents.compiled(document, operation)).toBeUndefined();
+    const compiled = documents.compiled(document, operation);
+    expect(compiled).toBeDefined();
+    expect(documents.compiled(document, operation)).toBe(compiled);
+    // Never compiled, however often it runs.
+    const mutation = operationOf('mutation ($input: DeleteEventSubscriptionInput!) { deleteEventSubscription(input: $input) { deletedSubscriptionId } }');
+    for (let i = 0; i < 5; i++) expect(documents.compiled(mutation.document, mutation.operation)).toBeUndefined();
+  });
+
   it('does not compile a document longer than maxDocumentLength', () => {
-    const documents = new CompiledDocuments(schema, { maxDocuments: 3, maxDocumentLength: 40 });
+    const documents = new CompiledDocuments(schema, { maxDocuments: 3, maxDocumentLength: 40, compileAfter: 1 });
     const short = operationOf('{ __typename }');
     const long = operationOf(`{ __typename ${' '.repeat(40)}}`);
     expect(documents.compiled(short.document, short.operation)).toBeDefined();

@@ -211,7 +211,8 @@ async function gateway(graphqlTransport: 'own' | 'yoga'): Promise<Gateway> {
   // yoga alone with the standard executor is the reference: the gateway answers with its own
   // transport and, unless GRAPHQL_EXECUTOR=standard, callers' queries compiled.
   const env: Record<string, string> = graphqlTransport === 'yoga' ? { GRAPHQL_EXECUTOR: 'standard' } : {};
-  const t = await startTestApp({ now: () => CLOCK, graphqlTransport, env });
+  // Every query compiled the first time it runs, so each request of the corpus runs compiled.
+  const t = await startTestApp({ now: () => CLOCK, graphqlTransport, env, compileAfter: 1 });
   const developer = await t.token({ type: 'developer', companyId: 1 });
   const timesheet = await t.token({ type: 'timesheet', companyId: 1 });
   return { t, tokens: { developer, timesheet } };
@@ -276,6 +277,13 @@ describe('/graphql: its transport answers as yoga does', () => {
     if (own.t.app.config.graphqlExecutor === 'compiled') {
       expect(counts?.compiled).toBeGreaterThan(20);
       expect(counts?.retried).toBeGreaterThan(5);
+      // A document sent again is the one already compiled (yoga's parse cache hands out one per text).
+      const held = own.t.app.compiledDocuments?.size;
+      const compiled = counts?.compiled ?? 0;
+      // Both gateways get it, so their rate-limit counters stay level for the tests below.
+      expect(await send(own, CORPUS[0]!, 0)).toEqual(await send(yoga, CORPUS[0]!, 0));
+      expect(own.t.app.compiledDocuments?.size).toBe(held);
+      expect(counts?.compiled).toBe(compiled + 1);
     } else {
       expect(counts).toBeUndefined();
     }

@@ -87,6 +87,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** 'yoga' answers every /graphql request through yoga alone (test/graphql/transport-equality.test.ts). */
   graphqlTransport?: 'own' | 'yoga';
+  /** Runs of a caller's query before it is compiled (1: at once, so a corpus sent once runs compiled). */
+  compileAfter?: number;
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
@@ -110,6 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.graphqlTransport ? { graphqlTransport: options.graphqlTransport } : {}),
+    ...(options.compileAfter ? { compileAfter: options.compileAfter } : {}),
   });
   if (options.seed !== false) await seedTenants(app.db);
   const openApiProblems: string[] = [];
