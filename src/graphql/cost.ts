@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
+import { isCallerDocument } from './caller-document.js';
 
 /**
  * The cost of an operation, as GraphQL Armor's cost rule counts it (a field with a selection
@@ -161,9 +162,4 @@ export function costLimit(options: { maxCost: number; exposeLimits: boolean }): 
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
-}
-
-/** yoga puts the request's parameters in the context of every request it serves at /graphql. */
-function isCallerDocument(context: unknown): boolean {
-  return typeof context === 'object' && context !== null && 'params' in context;
 }

@@ -136,8 +136,9 @@ export type CallerResult = ExecutionResult | AsyncIterable<ExecutionResult>;
  * Runs one operation a caller wrote, as sent to /graphql (src/graphql/http-transport.ts), with
  * yoga's own per-operation stage: its parameter checks, the context (with the request's
  * parameters, so the cost limit applies), parsing and validation with GraphQL Armor's rules
- * through yoga's document and validation caches, execution, and error masking. Only the HTTP
- * request and response around it are not yoga's.
+ * through yoga's document and validation caches, execution (a query compiled with graphql-jit
+ * where it answers as graphql-js does, compiled-caller-queries.ts), and error masking. Only the
+ * HTTP request and response around it are not yoga's.
  */
 export function runCallerOperation(
   yoga: YogaApp,

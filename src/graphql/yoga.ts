@@ -4,6 +4,8 @@ import type { LiveTicket } from '../webhooks/live-streams.js';
 import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
+import { compiledCallerQueries } from './compiled-caller-queries.js';
+import type { CompiledDocuments } from './compiled-documents.js';
 import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
 
 /** What the HTTP layer hands to yoga: the caller, already authenticated. */
@@ -21,12 +23,14 @@ export interface YogaAppOptions {
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
   limits: GraphQLLimits;
   onUnexpectedError?: UnexpectedErrorSink;
+  /** When given, the queries callers send run compiled from these where graphql-jit answers as graphql-js does (compiled-caller-queries.ts). */
+  compiledDocuments?: CompiledDocuments | undefined;
 }
 
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    plugins: [...armorPlugins(options.limits), requestIdPlugin()],
+    plugins: [...armorPlugins(options.limits), requestIdPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments)] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',

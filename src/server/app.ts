@@ -12,6 +12,8 @@ import { executorOf, type Execute } from '../graphql/execute.js';
 import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { COMPILED_DOCUMENTS, CompiledDocuments } from '../graphql/compiled-documents.js';
+import { schema } from '../graphql/schema.js';
 import { maskErrorWith } from '../graphql/error-masking.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
@@ -44,6 +46,8 @@ export interface App {
   authenticator: Authenticator;
   tokens: TokenIssuer;
   yoga: YogaApp;
+  /** The queries callers sent to /graphql, compiled (src/graphql/compiled-caller-queries.ts); none under GRAPHQL_EXECUTOR=standard. */
+  compiledDocuments: CompiledDocuments | undefined;
   /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
   execute: Execute;
   server: Server;
@@ -69,6 +73,8 @@ export interface CreateAppOptions {
   graphqlTransport?: 'own' | 'yoga';
   /** Prints the OpenAPI document on the first request to /openapi.json (by default, the generator in src/rest/openapi/). */
   printOpenApi?: PrintOpenApi;
+  /** How many runs of a caller's query before it is compiled (src/graphql/compiled-documents.ts); tests set 1 to compile at once. */
+  compileAfter?: number;
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
@@ -92,6 +98,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const yogaOptions = {
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
+    compiledDocuments: config.graphqlExecutor === 'compiled' ? new CompiledDocuments(schema, { ...COMPILED_DOCUMENTS, compileAfter: options.compileAfter ?? COMPILED_DOCUMENTS.compileAfter }) : undefined,
   };
   const yoga = createYogaApp(services, yogaOptions);
   // Background work gets its own connection (when the database allows a second one), so it
@@ -166,6 +173,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     authenticator,
     tokens,
     yoga,
+    compiledDocuments: yogaOptions.compiledDocuments,
     execute,
     server,
     webhooks,

@@ -45,6 +45,13 @@ const DEEP = '{ a { b { c { d { e { f { g { h { i { j { k { l } } } } } } } } } 
 const ALIASES = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
 const TOKENS = `{ ${'__typename '.repeat(2100)} }`;
 const DIRECTIVES = `{ __typename ${'@skip(if: false) '.repeat(12)} }`;
+const LICENSES = 'query L($l: String) { staff(employeeId: 1001) { licenses(first: 2, licenseNumber: $l) { edges { node { licenseNumber } } } } }';
+const FILTER_FIELDS = 'query F($s: String, $e: String) { staffs(first: 2, filter: { staffId: $s, email: $e }) { edges { node { employeeId } } } }';
+const FROM = 'query T($from: DateTime) { timesheets(first: 2, filter: { from: $from }) { edges { node { timesheetId } } } }';
+const STAFF_ID = Buffer.from('Staff:1001').toString('base64');
+const NODE = 'query N($id: ID!) { node(id: $id) { __typename id ... on Staff { employeeId } } }';
+const NODES = 'query N($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }';
+const INCLUDE = 'query I($with: Boolean!) { webhookEvents { event eventType @include(if: $with) } }';
 const EXPENSIVE = 'query Page($n: Int) { staffs(first: $n) { edges { node { employeeId firstName lastName } } } }';
 
 const CORPUS: Case[] = [
@@ -99,6 +106,51 @@ const CORPUS: Case[] = [
   { name: 'batch with errors', body: json([{ query: '{ nope }' }, { query: '{' }, { query: TIMESHEET_BY_VARIABLE, variables: { id: 'x' } }]), caller: 'timesheet', own: true },
   { name: 'batch with errors (graphql-response+json)', body: json([{ query: '{ nope }' }, { query: EVENTS }]), headers: { accept: 'application/graphql-response+json' }, caller: 'developer', own: true },
   { name: 'batch with a mutation', body: json([{ query: CREATE, variables: CREATE_INPUT }, { query: EVENTS }]), caller: 'developer', own: true },
+  // Where graphql-jit and graphql-js part ways (src/graphql/compiled-caller-queries.ts): callers'
+  // queries run compiled here and on graphql-js in the reference, so each must answer the same.
+  { name: 'the same read again (compiled document reused)', body: q(TIMESHEET), caller: 'timesheet', own: true },
+  { name: 'Int variable out of range', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 2 ** 31 } }), caller: 'timesheet', own: true },
+  { name: 'Int variable given a fraction', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 1.5 } }), caller: 'timesheet', own: true },
+  { name: 'Int variable given a numeric string', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: '9001' } }), caller: 'timesheet', own: true },
+  { name: 'Int variable given a whole float', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 9001.0 } }), caller: 'timesheet', own: true },
+  { name: 'non-null variable given null', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: null } }), caller: 'timesheet', own: true },
+  { name: 'variables that are not declared', body: q(TIMESHEET_BY_VARIABLE, { variables: { id: 9001, other: { a: 1 } } }), caller: 'timesheet', own: true },
+  { name: 'nullable variable absent', body: q(STAFFS), caller: 'developer', own: true },
+  { name: 'nullable variable null', body: q(STAFFS, { variables: { n: null } }), caller: 'developer', own: true },
+  { name: 'variable with a default, absent', body: q('query Page($n: Int = 1) { staffs(first: $n) { edges { node { employeeId } } } }'), caller: 'developer', own: true },
+  { name: 'variable with a default, null', body: q('query Page($n: Int = 1) { staffs(first: $n) { edges { node { employeeId } } } }', { variables: { n: null } }), caller: 'developer', own: true },
+  { name: 'absent and null argument told apart', body: q(LICENSES), caller: 'developer', own: true },
+  { name: 'absent and null argument told apart (null)', body: q(LICENSES, { variables: { l: null } }), caller: 'developer', own: true },
+  { name: 'absent and null argument told apart (value)', body: q(LICENSES, { variables: { l: 'NSW-0002' } }), caller: 'developer', own: true },
+  { name: 'variable absent inside an input object', body: q(FILTER_FIELDS, { variables: { s: 'S-1001' } }), caller: 'developer', own: true },
+  { name: 'variable null inside an input object', body: q(FILTER_FIELDS, { variables: { s: null, e: null } }), caller: 'developer', own: true },
+  { name: 'input object literal', body: q('{ staffs(first: 2, filter: { staffId: "S-1001" }) { edges { node { employeeId } } } }'), caller: 'developer', own: true },
+  { name: 'input object variable with a field left out', body: q('query F($f: StaffFilter) { staffs(first: 2, filter: $f) { edges { node { employeeId } } } }', { variables: { f: { staffId: 'S-1001' } } }), caller: 'developer', own: true },
+  { name: 'input object variable with an unknown field', body: q('query F($f: StaffFilter) { staffs(first: 2, filter: $f) { edges { node { employeeId } } } }', { variables: { f: { nope: 1 } } }), caller: 'developer', own: true },
+  { name: 'custom scalar variable', body: q(FROM, { variables: { from: '2026-11-01T00:00:00+10:00' } }), caller: 'timesheet', own: true },
+  { name: 'custom scalar variable refused', body: q(FROM, { variables: { from: 'not a date' } }), caller: 'timesheet', own: true },
+  { name: 'custom scalar variable of the wrong kind', body: q(FROM, { variables: { from: 20261101 } }), caller: 'timesheet', own: true },
+  { name: 'custom scalar literal', body: q('{ timesheets(first: 2, filter: { from: "2026-11-01T00:00:00Z" }) { edges { node { timesheetId } } } }'), caller: 'timesheet', own: true },
+  { name: 'ID variable given a number', body: q(NODE, { variables: { id: 5 } }), caller: 'developer', own: true },
+  { name: 'ID variable given a float', body: q(NODE, { variables: { id: 5.5 } }), caller: 'developer', own: true },
+  { name: 'abstract type resolved', body: q(NODE, { variables: { id: STAFF_ID } }), caller: 'developer', own: true },
+  { name: 'abstract type, another company', body: q(NODE, { variables: { id: Buffer.from('Staff:2001').toString('base64') } }), caller: 'developer', own: true },
+  { name: 'list variable given one value', body: q(NODES, { variables: { ids: STAFF_ID } }), caller: 'developer', own: true },
+  { name: 'list variable with a null item', body: q(NODES, { variables: { ids: [STAFF_ID, null] } }), caller: 'developer', own: true },
+  { name: 'list literal holding a variable', body: q('query N($id: ID!) { nodes(ids: [$id, "x"]) { id } }', { variables: { id: STAFF_ID } }), caller: 'developer', own: true },
+  { name: '@include with a variable', body: q(INCLUDE, { variables: { with: false } }), caller: 'developer', own: true },
+  { name: '@include with a variable (true)', body: q(INCLUDE, { variables: { with: true } }), caller: 'developer', own: true },
+  { name: '@skip with a nullable variable given null', body: q('query S($skip: Boolean = false) { webhookEvents { event @skip(if: $skip) eventType } }', { variables: { skip: null } }), caller: 'developer', own: true },
+  { name: '@skip with a nullable variable absent', body: q('query S($skip: Boolean = true) { webhookEvents { event @skip(if: $skip) eventType } }'), caller: 'developer', own: true },
+  { name: '@skip and @include literals', body: q('{ webhookEvents { event @skip(if: true) eventType @include(if: false) } __typename @include(if: true) }'), caller: 'developer', own: true },
+  { name: 'resolver errors under aliases and a fragment', body: q('{ a: timesheet(timesheetId: 1) { ...T } b: timesheet(timesheetId: 2) { ...T } c: timesheet(timesheetId: 9001) { ...T } } fragment T on Timesheet { timesheetId }'), caller: 'timesheet', own: true },
+  { name: 'resolver error on a field asked for twice', body: q('{ timesheet(timesheetId: 1) { timesheetId }\n  timesheet(timesheetId: 1) { __typename } }'), caller: 'timesheet', own: true },
+  { name: 'resolver error on a field outside the key type, beside data', body: q('{ webhookEvents { event } timesheet(timesheetId: 9001) { timesheetId } }'), caller: 'developer', own: true },
+  { name: 'aliases, inline fragments and __typename', body: q('query { t: timesheet(timesheetId: 9001) { ... on Timesheet { id: timesheetId } __typename ...F } } fragment F on Timesheet { timesheetId }'), caller: 'timesheet', own: true },
+  { name: 'introspection of one type', body: q('{ __type(name: "Staff") { name fields { name } } }'), caller: 'developer', own: true },
+  { name: 'typename only', body: q('{ __typename }'), caller: 'developer', own: true },
+  { name: 'query beside a mutation, the query chosen', body: q(`query R { webhookEvents { event } } ${CREATE.replace('mutation (', 'mutation W(')}`, { operationName: 'R' }), caller: 'developer', own: true },
+  { name: 'query over GET, twice compiled document', method: 'GET', search: get({ query: TIMESHEET_BY_VARIABLE, variables: json({ id: 9002 }) }), caller: 'timesheet', own: true },
   { name: 'batch at the limit', body: json(Array.from({ length: 10 }, () => ({ query: '{ __typename }' }))), caller: 'developer', own: true },
 
   // What yoga answers: malformed requests, other media types and methods, streams.
@@ -156,7 +208,11 @@ interface Gateway {
 }
 
 async function gateway(graphqlTransport: 'own' | 'yoga'): Promise<Gateway> {
-  const t = await startTestApp({ now: () => CLOCK, graphqlTransport });
+  // yoga alone with the standard executor is the reference: the gateway answers with its own
+  // transport and, unless GRAPHQL_EXECUTOR=standard, callers' queries compiled.
+  const env: Record<string, string> = graphqlTransport === 'yoga' ? { GRAPHQL_EXECUTOR: 'standard' } : {};
+  // Every query compiled the first time it runs, so each request of the corpus runs compiled.
+  const t = await startTestApp({ now: () => CLOCK, graphqlTransport, env, compileAfter: 1 });
   const developer = await t.token({ type: 'developer', companyId: 1 });
   const timesheet = await t.token({ type: 'timesheet', companyId: 1 });
   return { t, tokens: { developer, timesheet } };
@@ -216,6 +272,21 @@ describe('/graphql: its transport answers as yoga does', () => {
       }
     }
     expect(differences, differences.join('\n')).toEqual([]);
+    // The corpus ran callers' queries compiled, and ran again on graphql-js those that failed.
+    const counts = own.t.app.compiledDocuments?.counts;
+    if (own.t.app.config.graphqlExecutor === 'compiled') {
+      expect(counts?.compiled).toBeGreaterThan(20);
+      expect(counts?.retried).toBeGreaterThan(5);
+      // A document sent again is the one already compiled (yoga's parse cache hands out one per text).
+      const held = own.t.app.compiledDocuments?.size;
+      const compiled = counts?.compiled ?? 0;
+      // Both gateways get it, so their rate-limit counters stay level for the tests below.
+      expect(await send(own, CORPUS[0]!, 0)).toEqual(await send(yoga, CORPUS[0]!, 0));
+      expect(own.t.app.compiledDocuments?.size).toBe(held);
+      expect(counts?.compiled).toBe(compiled + 1);
+    } else {
+      expect(counts).toBeUndefined();
+    }
   });
 
   it.each([

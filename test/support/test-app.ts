@@ -90,6 +90,8 @@ export interface TestAppOptions {
   graphqlTransport?: 'own' | 'yoga';
   /** Replaces what prints the OpenAPI document on the first request to /openapi.json. */
   printOpenApi?: PrintOpenApi;
+  /** Runs of a caller's query before it is compiled (1: at once, so a corpus sent once runs compiled). */
+  compileAfter?: number;
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
@@ -114,6 +116,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.graphqlTransport ? { graphqlTransport: options.graphqlTransport } : {}),
     ...(options.printOpenApi ? { printOpenApi: options.printOpenApi } : {}),
+    ...(options.compileAfter ? { compileAfter: options.compileAfter } : {}),
   });
   if (options.seed !== false) await seedTenants(app.db);
   const openApiProblems: string[] = [];

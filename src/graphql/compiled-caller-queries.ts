@@ -1,0 +1,64 @@
+import { getOperationAST, getVariableValues, OperationTypeNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isCallerDocument } from './caller-document.js';
+import type { CompiledDocuments } from './compiled-documents.js';
+
+type ExecuteFn = (args: ExecutionArgs) => unknown;
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Runs the queries callers send to /graphql with graphql-jit, compiled once per document
+ * (compiled-documents.ts), in place of yoga's executor and nowhere else in yoga's per-operation
+ * stage: parsing, validation, GraphQL Armor, the cost check, the context and error masking are
+ * the same. A compiled query answers only when its result is graphql-js's:
+ *
+ * - the variables are coerced by graphql-js first, and graphql-jit is given its coerced values
+ *   (which it coerces to themselves, compiled-documents.ts checks the types); when graphql-js
+ *   refuses them, the standard executor runs and words the refusal;
+ * - a result with any error (a resolver's, a null in a non-null field, a value a scalar cannot
+ *   serialise, a type a Node cannot be resolved to) is dropped and the standard executor runs the
+ *   operation again, with the same context, so errors, their order and locations and the data
+ *   around them are graphql-js's. Queries only read, so running one twice changes nothing but
+ *   the time an error takes.
+ */
+export function compiledCallerQueries(schema: GraphQLSchema, documents: CompiledDocuments): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!isCallerDocument(args.contextValue)) return;
+      const standard = executeFn as ExecuteFn;
+      setExecuteFn(((executionArgs: ExecutionArgs) => {
+        const operation = getOperationAST(executionArgs.document, executionArgs.operationName);
+        if (operation?.operation !== OperationTypeNode.QUERY || executionArgs.schema !== schema) return standard(executionArgs);
+        const compiled = documents.compiled(executionArgs.document, operation);
+        if (!compiled) return standard(executionArgs);
+        const variables = getVariableValues(executionArgs.schema, operation.variableDefinitions ?? [], executionArgs.variableValues ?? {});
+        if (variables.errors) return standard(executionArgs);
+        const settle = (result: ExecutionResult) => {
+          if (!result.errors) {
+            documents.counts.compiled++;
+            return result;
+          }
+          documents.counts.retried++;
+          return standard(executionArgs);
+        };
+        let result: ReturnType<typeof compiled.query>;
+        try {
+          result = compiled.query(executionArgs.rootValue, executionArgs.contextValue, variables.coerced);
+        } catch {
+          documents.counts.retried++;
+          return standard(executionArgs);
+        }
+        if (isPromiseLike(result)) {
+          return Promise.resolve(result).then(settle, () => {
+            documents.counts.retried++;
+            return standard(executionArgs);
+          });
+        }
+        return settle(result);
+      }) as typeof executeFn);
+    },
+  };
+}
