@@ -318,6 +318,8 @@ const SETTLE_DELIVERY =
   'UPDATE webhook_deliveries SET state = ?, attempt_count = COALESCE(CAST(? AS integer), attempt_count), next_attempt_at = ?, ' +
   'completed_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?';
 const SET_FAILING_SINCE = 'UPDATE subscriptions SET failing_since = ? WHERE id = ?';
+/** A delivered attempt clears failing_since; a subscription that was not failing is not written at all. */
+const CLEAR_FAILING_SINCE = 'UPDATE subscriptions SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL';
 const SUBSCRIPTION_MODIFIED = 'SELECT modified_date_time FROM subscriptions WHERE id = ?';
 const DEACTIVATE =
   'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
@@ -346,7 +348,8 @@ export async function settleDeliveries(db: Db, settlements: readonly Settlement[
         const previous = (current?.modified_date_time as string | null | undefined) ?? null;
         await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
       } else if (s.failingSince !== undefined) {
-        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+        if (s.failingSince === null) await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
+        else await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
       }
     }
     return moved;
