@@ -231,13 +231,16 @@ export class Dispatcher {
       if (group) group.push(held);
       else byToken.set(held.token, [held]);
     }
-    for (const [token, held] of byToken) {
+    const groups = [...byToken];
+    for (let g = 0; g < groups.length; g++) {
+      const [token, held] = groups[g]!;
       let rows: LeasedDelivery[];
       try {
         rows = await readLeased(this.db, token, held.map((h) => h.id));
       } catch (error) {
-        // Unread: the slots are freed and the leases expire, for any dispatcher to send them.
-        for (const h of held) this.slots.release(h.id);
+        // Unread: their slots (and those of the groups not read yet) are freed, and the leases
+        // expire, for any dispatcher to send them.
+        for (const [, unread] of groups.slice(g)) for (const h of unread) this.slots.release(h.id);
         throw error;
       }
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
