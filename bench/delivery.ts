@@ -25,6 +25,8 @@ export interface DeliveryResult {
   /** Connections of the bare loop: the dispatcher's sends in flight to one host at most. */
   concurrency: number;
   dispatcherRssMB: number;
+  /** The dispatcher process's CPU (user + system) from its start to the backlog's last arrival, per delivery. */
+  dispatcherCpuMicrosPerDelivery: number;
 }
 
 /** Subscriptions to the one receiver: enough that the per-subscription cap does not bind before the per-host one. */
@@ -158,7 +160,10 @@ export async function runDelivery(
     const backlog = await emit(db, options.events, timesheetIds);
     const config = { WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' };
     gateway = await ServerProcess.start('gateway-dispatcher', 'gateway', file, { config, args: ['--dispatcher'], execArgv: options.gatewayExecArgv ?? [] });
+    const started = await gateway.stats();
     const drained = await waitFor(receiver, backlog.size, 120_000);
+    const done = await gateway.stats();
+    const cpuMicros = done.userMicros + done.systemMicros - started.userMicros - started.systemMicros;
     checkIds(drained, backlog);
     const times = [...drained.receivedAt].sort((a, b) => a - b);
     const deliveriesPerSecond = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
@@ -190,10 +195,12 @@ export async function runDelivery(
       pollIntervalMs: defaults.webhooks.pollIntervalMs,
       concurrency,
       dispatcherRssMB: round(dispatcherRssMB, 1),
+      dispatcherCpuMicrosPerDelivery: round(cpuMicros / backlog.size, 0),
     };
     log(
       `delivery: ${result.deliveries} webhooks at ${result.deliveriesPerSecond}/s vs bare POST ${result.barePostsPerSecond}/s (${concurrency} connections); ` +
-        `commit → received p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms (poll interval ${result.pollIntervalMs} ms); all signatures and ids checked`,
+        `commit → received p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms (poll interval ${result.pollIntervalMs} ms); ` +
+        `dispatcher CPU ${result.dispatcherCpuMicrosPerDelivery} µs/delivery; all signatures and ids checked`,
     );
     return result;
   } finally {

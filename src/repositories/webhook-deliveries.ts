@@ -221,6 +221,60 @@ export async function leaseDueDeliveries(
   });
 }
 
+/**
+ * The lease for a buffer: like the claim's, but only rows of the given subscriptions (those
+ * of one destination), returning what placing them needs rather than whole rows, which are read
+ * when each is about to be sent (readLeased).
+ */
+function leaseOfSubscriptionsSql(subscriptions: number, postgres: boolean): string {
+  return (
+    'UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (' +
+    "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? " +
+    'AND (lease_expires_at IS NULL OR lease_expires_at < ?)' +
+    // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
+    // instead of reading every row of the subscriptions (finished ones included) and sorting.
+    ` AND +subscription_id IN (${placeholders(subscriptions)})` +
+    ' ORDER BY next_attempt_at LIMIT ?' +
+    (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
+    ') RETURNING id, subscription_id, next_attempt_at'
+  );
+}
+
+export interface LeasedId {
+  id: number;
+  subscriptionId: number;
+  nextAttemptAt: string;
+}
+
+/** Leases up to `limit` due deliveries of `subscriptions`, oldest first, in one statement. */
+export async function leaseDueOfSubscriptions(
+  db: Db,
+  lease: { token: string; now: string; until: string; limit: number; subscriptions: readonly number[] },
+): Promise<LeasedId[]> {
+  if (lease.subscriptions.length === 0 || lease.limit <= 0) return [];
+  const rows = await withStatements(db, { transaction: false }, (sql) =>
+    sql.all(leaseOfSubscriptionsSql(lease.subscriptions.length, isPostgres(db)), [
+      lease.token,
+      lease.until,
+      lease.now,
+      lease.now,
+      ...lease.subscriptions,
+      lease.limit,
+    ]),
+  );
+  return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
+}
+
+/**
+ * The deliveries of `ids` still leased under `token`, read afresh with everything a send needs.
+ * A row whose lease was cleared (subscription deleted, delivery settled) or passed to another
+ * dispatcher is simply not returned.
+ */
+export async function readLeased(db: Db, token: string, ids: readonly number[]): Promise<LeasedDelivery[]> {
+  if (ids.length === 0) return [];
+  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length), [token, ...ids])) as unknown as LeasedDelivery[]);
+}
+
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */
 export async function releaseLeases(db: Db, ids: readonly number[], token: string): Promise<void> {
   if (ids.length === 0) return;
@@ -264,6 +318,8 @@ const SETTLE_DELIVERY =
   'UPDATE webhook_deliveries SET state = ?, attempt_count = COALESCE(CAST(? AS integer), attempt_count), next_attempt_at = ?, ' +
   'completed_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?';
 const SET_FAILING_SINCE = 'UPDATE subscriptions SET failing_since = ? WHERE id = ?';
+/** A delivered attempt clears failing_since; a subscription that was not failing is not written at all. */
+const CLEAR_FAILING_SINCE = 'UPDATE subscriptions SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL';
 const SUBSCRIPTION_MODIFIED = 'SELECT modified_date_time FROM subscriptions WHERE id = ?';
 const DEACTIVATE =
   'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
@@ -292,7 +348,8 @@ export async function settleDeliveries(db: Db, settlements: readonly Settlement[
         const previous = (current?.modified_date_time as string | null | undefined) ?? null;
         await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
       } else if (s.failingSince !== undefined) {
-        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+        if (s.failingSince === null) await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
+        else await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
       }
     }
     return moved;

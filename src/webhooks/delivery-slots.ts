@@ -2,7 +2,9 @@
 export interface DueDelivery {
   id: number;
   subscriptionId: number;
-  uri: string;
+  /** Where it goes: the subscription's uri, or its destination already worked out (destinationOf). */
+  uri?: string;
+  host?: string;
 }
 
 export interface SlotLimits {
@@ -68,6 +70,11 @@ export class DeliverySlots {
     return [...ids].slice(0, MAX_EXCLUDED);
   }
 
+  /** Subscriptions seen sending to `host` while it has sends in flight (at most MAX_EXCLUDED). */
+  subscriptionsOf(host: string): ReadonlySet<number> {
+    return this.subscriptionsOfHost.get(host) ?? new Set();
+  }
+
   /** Starts counting `heldBack` and `learned` for a new claim. */
   beginRound(): void {
     this.heldBack = 0;
@@ -81,7 +88,7 @@ export class DeliverySlots {
     const room = Math.min(limit, this.free);
     for (const row of due) {
       if (picked.length >= room) break;
-      const host = destinationOf(row.uri);
+      const host = row.host ?? destinationOf(row.uri ?? '');
       const hostFull = (this.byHost.get(host) ?? 0) >= this.limits.perHost;
       if (hostFull || (this.bySubscription.get(row.subscriptionId) ?? 0) >= this.limits.perSubscription) {
         this.heldBack++;

@@ -110,7 +110,10 @@ export function postWebhook(
       resolve(outcomeOf(problem));
     }
     // Defence in depth: the address actually connected to must pass the guard as well.
+    // A kept-alive socket was checked when it connected; listening on it again for every request
+    // it carries would only pile up listeners that never fire.
     req.on('socket', (socket) => {
+      if (!socket.connecting) return;
       socket.once('connect', () => {
         const problem = socket.remoteAddress ? options.guard.problem(socket.remoteAddress) : null;
         if (problem) req.destroy(new Error(`refused: ${problem}`));

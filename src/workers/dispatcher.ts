@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import type { WebhookConfig } from '../config.js';
 import {
   leaseDueDeliveries,
+  leaseDueOfSubscriptions,
+  readLeased,
   releaseLeases,
   settleDeliveries,
   type AttemptInsert,
@@ -15,7 +17,8 @@ import type { Db } from '../shared/db/knex.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import { ConnectionPool } from '../webhooks/connection-pool.js';
-import { DeliverySlots } from '../webhooks/delivery-slots.js';
+import { DeliverySlots, destinationOf } from '../webhooks/delivery-slots.js';
+import { bufferLimitsFor, LeasedBuffer, type BufferedDelivery } from '../webhooks/leased-buffer.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
 import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
@@ -50,13 +53,21 @@ const STOP_GRACE_MS = 5000;
 const IDLE_SOCKET_MS = 4000;
 /** Origins with keep-alive sockets at once; the least recently used one's are closed first. */
 const POOLED_ORIGINS = 100;
+/** Destinations (and subscriptions of each) remembered for a top-up between two claim sequences. */
+const MAX_TOP_UP_HOSTS = 100;
+const MAX_TOP_UP_SUBSCRIPTIONS = 50;
+/** Destinations remembered as having no more due rows until the next poll; beyond this, forgotten. */
+const MAX_DRAINED_HOSTS = 1000;
 
 /**
  * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
  * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
  * each send frees its slot as soon as its attempt is recorded, so one slow receiver never holds
  * up the rest. Caps per subscription and per destination host keep any one receiver to its
- * share; rows over a cap are left unclaimed (or released at once) for later. A dispatcher that dies loses nothing:
+ * share; rows over a cap are left unclaimed (or released at once) for later. For a destination
+ * that answers, a few of its due rows are leased ahead into a bounded buffer (LeasedBuffer), so
+ * a slot it frees is refilled without a claim; each is read again under its lease just before it
+ * is sent. A dispatcher that dies loses nothing:
  * its leases expire and any dispatcher takes the rows again, which is why delivery is
  * at-least-once and receivers deduplicate on webhook-id.
  */
@@ -81,6 +92,16 @@ export class Dispatcher {
    */
   private exhaustedExcluding: Set<number> | null = null;
   private readonly settles: SettleQueue<Settlement>;
+  private readonly buffer: LeasedBuffer;
+  /** A top-up is due when a destination's buffer is down to this many rows. */
+  private readonly topUpAt: number;
+  /**
+   * Destinations whose send was just answered while their buffer ran low, with the
+   * subscriptions seen sending there: the next claim sequence leases rows ahead for them.
+   */
+  private readonly topUps = new Map<string, Set<number>>();
+  /** Destinations whose last top-up found fewer due rows than it asked for: none again until the next poll or wake. */
+  private readonly drained = new Set<string>();
   private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -95,6 +116,8 @@ export class Dispatcher {
     });
     this.pool = this.newPool();
     this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), this.config.concurrency);
+    this.buffer = new LeasedBuffer(bufferLimitsFor(this.config));
+    this.topUpAt = Math.floor(this.buffer.limits.perHost / 2);
   }
 
   start(): void {
@@ -123,6 +146,10 @@ export class Dispatcher {
     });
     await Promise.race([drained, limit]);
     clearTimeout(deadline);
+    // Rows leased ahead go back at once, for any dispatcher to take, rather than when their leases expire.
+    this.topUps.clear();
+    this.drained.clear();
+    await this.giveBack(this.buffer.takeAll());
     // Idle sockets go now; an empty pool (it holds nothing until used) serves a later start().
     this.pool.close();
     this.pool = this.newPool();
@@ -140,12 +167,14 @@ export class Dispatcher {
   /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
   wake(): void {
     this.exhaustedExcluding = null;
+    this.drained.clear();
     this.fill();
   }
 
   private poll(): void {
     if (this.stopped) return;
     this.exhaustedExcluding = null;
+    this.drained.clear();
     this.fill();
     this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
     this.timer.unref();
@@ -158,7 +187,7 @@ export class Dispatcher {
       this.fillAgain = true;
       return;
     }
-    this.filling = this.claimIntoFreeSlots()
+    this.filling = this.fillSlots()
       .catch((error: unknown) => {
         if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
       })
@@ -169,6 +198,133 @@ export class Dispatcher {
           this.fill();
         }
       });
+  }
+
+  /**
+   * Rows leased ahead go first, then the buffers of destinations that just answered are topped
+   * up (and what fits is sent), then free slots left are claimed into as before.
+   */
+  private async fillSlots(): Promise<void> {
+    await this.giveBack(this.buffer.takeStale(this.now()));
+    await this.sendBuffered();
+    if (await this.topUp()) await this.sendBuffered();
+    await this.claimIntoFreeSlots();
+  }
+
+  /**
+   * Sends held rows that fit under the caps, oldest due first, each read again under its lease
+   * first: a row whose lease was cleared or passed on is dropped, unsent. Held rows never take
+   * the pool's last free slot, which is left to a claim: the buffer only ever speeds up
+   * destinations at their own cap, never takes the pool from rows of others due before them.
+   */
+  private async sendBuffered(): Promise<void> {
+    const room = this.slots.free - 1;
+    if (this.buffer.size === 0 || room <= 0 || this.stopped) return;
+    const candidates = this.buffer.sendable(this.now());
+    const picked = new Set(this.slots.take(candidates, room));
+    if (picked.size === 0) return;
+    const byToken = new Map<string, BufferedDelivery[]>();
+    for (const held of candidates) {
+      if (!picked.has(held.id)) continue;
+      this.buffer.remove(held.id);
+      const group = byToken.get(held.token);
+      if (group) group.push(held);
+      else byToken.set(held.token, [held]);
+    }
+    const groups = [...byToken];
+    for (let g = 0; g < groups.length; g++) {
+      const [token, held] = groups[g]!;
+      let rows: LeasedDelivery[];
+      try {
+        rows = await readLeased(this.db, token, held.map((h) => h.id));
+      } catch (error) {
+        // Unread: their slots (and those of the groups not read yet) are freed, and the leases
+        // expire, for any dispatcher to send them.
+        for (const [, unread] of groups.slice(g)) for (const h of unread) this.slots.release(h.id);
+        throw error;
+      }
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      const moved: BufferedDelivery[] = [];
+      for (const h of held) {
+        const row = byId.get(h.id);
+        if (!row || destinationOf(row.uri) !== h.host) {
+          this.slots.release(h.id);
+          // Its subscription now points elsewhere: due again, for a claim to place it.
+          if (row) moved.push(h);
+          continue;
+        }
+        recordDispatcherLag([row.next_attempt_at], this.now());
+        this.launch(row);
+      }
+      await this.giveBack(moved);
+    }
+  }
+
+  /**
+   * Leases rows ahead for the destinations whose sends were just answered while their buffer
+   * ran low: one statement each, oldest due first among the subscriptions seen sending there.
+   * Returns whether any row was added.
+   */
+  private async topUp(): Promise<boolean> {
+    if (this.topUps.size === 0) return false;
+    const wanted = [...this.topUps];
+    this.topUps.clear();
+    let added = false;
+    for (const [host, subscriptions] of wanted) {
+      // The last free slot is left to claims: with none to spare, nothing is leased ahead.
+      if (this.stopped || this.slots.free <= 1) break;
+      if (this.drained.has(host) || this.buffer.count(host) > this.topUpAt) continue;
+      const limit = this.buffer.room(host);
+      if (limit <= 0) continue;
+      const nowMs = this.now();
+      const token = `${this.owner}:${randomUUID()}`;
+      // The subscriptions whose sends were answered, and the others known to share the destination.
+      for (const id of this.slots.subscriptionsOf(host)) {
+        if (subscriptions.size >= MAX_TOP_UP_SUBSCRIPTIONS) break;
+        subscriptions.add(id);
+      }
+      const leased = await leaseDueOfSubscriptions(this.db, {
+        token,
+        now: iso(nowMs),
+        until: iso(nowMs + this.config.leaseMs),
+        limit,
+        subscriptions: [...subscriptions],
+      });
+      if (leased.length < limit) {
+        if (this.drained.size >= MAX_DRAINED_HOSTS) this.drained.clear();
+        this.drained.add(host);
+      }
+      const refused = this.buffer.add(
+        leased.map((row) => ({ id: row.id, subscriptionId: row.subscriptionId, host, token, leasedAt: nowMs, due: row.nextAttemptAt })),
+      );
+      await this.giveBack(refused);
+      added ||= leased.length > refused.length;
+    }
+    return added;
+  }
+
+  /** A send to `row`'s destination was answered: if its buffer is low, ask for a top-up. */
+  private noteAnswered(row: ClaimedRow): void {
+    if (this.buffer.limits.perHost === 0) return;
+    const host = destinationOf(row.uri);
+    if (this.buffer.count(host) > this.topUpAt || this.drained.has(host)) return;
+    let subscriptions = this.topUps.get(host);
+    if (!subscriptions) {
+      if (this.topUps.size >= MAX_TOP_UP_HOSTS) return;
+      this.topUps.set(host, (subscriptions = new Set()));
+    }
+    if (subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) subscriptions.add(Number(row.subscription_id));
+  }
+
+  /** Hands leases of held rows back (best effort: a lease not given back just expires). */
+  private async giveBack(rows: readonly BufferedDelivery[]): Promise<void> {
+    const byToken = new Map<string, number[]>();
+    for (const row of rows) byToken.set(row.token, [...(byToken.get(row.token) ?? []), row.id]);
+    for (const [token, ids] of byToken) {
+      await releaseLeases(this.db, ids, token).catch((error: unknown) =>
+        console.error('webhook dispatcher:', error instanceof Error ? error.message : error),
+      );
+    }
   }
 
   private async claimIntoFreeSlots(): Promise<void> {
@@ -217,7 +373,7 @@ export class Dispatcher {
       .finally(() => {
         this.slots.release(Number(row.id));
         this.sending.delete(send);
-        if (this.backlog) this.fill();
+        if (this.backlog || this.buffer.size > 0 || this.topUps.size > 0) this.fill();
       });
     this.sending.add(send);
   }
@@ -300,6 +456,8 @@ export class Dispatcher {
     };
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     recordWebhookAttempt(ok);
+    // Rows are leased ahead only for a destination that answers.
+    if (outcome.status !== null) this.noteAnswered(row);
     if (ok) {
       await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null });
       return;

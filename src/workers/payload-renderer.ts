@@ -58,26 +58,60 @@ function systemPrincipal(keyType: Principal['keyType'], companyId: number): Prin
   return { keyId: 0, keyType, companyId, customerIds: [], siteIds: [] };
 }
 
+/** Bodies kept after they are stored: enough for the deliveries of the events being sent now. */
+const RECENT_BODIES = 64;
+
 /**
  * Renders webhook bodies by running the very operations the REST reads run, through the one
  * execution path (src/graphql/execute.ts), so `data` is the record exactly as GET returns it.
  * The body is stored on the event the first time, and every later attempt and subscription
- * reuses those bytes.
+ * reuses those bytes; deliveries of one event sent at the same time share one rendering.
  */
 export class PayloadRenderer {
+  /** Renders under way, by event: deliveries of one event sent together share one. */
+  private readonly rendering = new Map<number, Promise<string>>();
+  /** The last RECENT_BODIES bodies stored, by event, for deliveries read before their event's body was stored. */
+  private readonly recent = new Map<number, string>();
+
   constructor(
     private readonly db: Db,
     private readonly execute: Execute,
   ) {}
 
-  async payloadOf(event: EventIdentity, stored: string | null): Promise<string> {
-    if (stored !== null) return stored;
+  payloadOf(event: EventIdentity, stored: string | null): Promise<string> {
+    if (stored !== null) return Promise.resolve(stored);
+    const known = this.recent.get(event.eventId);
+    if (known !== undefined) return Promise.resolve(known);
+    const under = this.rendering.get(event.eventId);
+    if (under) return under;
+    const render = this.render(event).then(
+      (body) => {
+        this.rendering.delete(event.eventId);
+        this.remember(event.eventId, body);
+        return body;
+      },
+      (error: unknown) => {
+        this.rendering.delete(event.eventId);
+        throw error;
+      },
+    );
+    this.rendering.set(event.eventId, render);
+    return render;
+  }
+
+  private async render(event: EventIdentity): Promise<string> {
     const body = JSON.stringify({
       type: `${event.event}.${event.eventType}`,
       timestamp: event.occurredAt,
       data: await this.record(event),
     });
     return storePayloadOnce(this.db, event.eventId, body);
+  }
+
+  /** A stored body never changes, so keeping the last few is the same as reading them again. */
+  private remember(eventId: number, body: string): void {
+    this.recent.set(eventId, body);
+    if (this.recent.size > RECENT_BODIES) this.recent.delete(this.recent.keys().next().value!);
   }
 
   private async record(event: EventIdentity): Promise<unknown> {

@@ -54,10 +54,11 @@ describe('claim cadence with a host at its cap', () => {
       }
     });
     expect(receiver.received).toHaveLength(count);
-    // Each finished send claims once for its freed slot. Looking again with the host excluded
-    // finds nothing new, and doing it anyway after every send would be one scan more each.
+    // Each freed slot is refilled by at most one lease (a claim, or rows leased ahead for the
+    // host, which refill several). Looking again with the host excluded finds nothing new, and
+    // doing it anyway after every send would be one scan more each.
     const leases = statements.filter((sql) => LEASE.test(sql)).length;
-    expect(leases).toBeGreaterThanOrEqual(count);
+    expect(leases).toBeGreaterThan(0);
     expect(leases).toBeLessThanOrEqual(count + 3);
   });
 });

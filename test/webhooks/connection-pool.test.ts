@@ -76,6 +76,17 @@ describe('keep-alive connections for webhook sends', () => {
     expect(r.connections).toBe(1);
   });
 
+  it('adds no listener to a kept-alive socket for each request it carries', async () => {
+    const r = await receiver();
+    const p = pool();
+    for (let i = 0; i < 15; i++) expect((await send(r.url, p)).status).toBe(204);
+    expect(r.connections).toBe(1);
+    const agent = p.agentFor(new URL(r.url));
+    const idle = Object.values(agent!.freeSockets).flat();
+    expect(idle).toHaveLength(1);
+    expect(idle[0]!.listenerCount('connect')).toBeLessThanOrEqual(1);
+  });
+
   it('opens at most socketsPerOrigin connections to one origin, however many sends wait', async () => {
     const r = await receiver((_req, res) => setTimeout(() => res.writeHead(204).end(), 20));
     const p = pool();

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { bufferLimitsFor, LeasedBuffer, type BufferedDelivery } from '../../src/webhooks/leased-buffer.js';
+
+const row = (id: number, host: string, leasedAt = 0, due = `2026-01-01T00:00:${String(id).padStart(2, '0')}.000Z`): BufferedDelivery => ({
+  id,
+  subscriptionId: id % 3,
+  host,
+  token: 'lease-token',
+  leasedAt,
+  due,
+});
+
+describe('leased-row buffer bounds', () => {
+  it('holds at most perHost rows for one destination and total rows in all, refusing the rest', () => {
+    const buffer = new LeasedBuffer({ perHost: 2, total: 3, maxAgeMs: 1000 });
+    expect(buffer.room('a')).toBe(2);
+    const refused = buffer.add([row(1, 'a'), row(2, 'a'), row(3, 'a'), row(4, 'b'), row(5, 'c')]);
+    expect(refused.map((r) => r.id)).toEqual([3, 5]);
+    expect(buffer.size).toBe(3);
+    expect(buffer.count('a')).toBe(2);
+    expect(buffer.room('a')).toBe(0);
+    // Room for another destination is what the total leaves.
+    expect(buffer.room('c')).toBe(0);
+    buffer.remove(1);
+    expect(buffer.room('a')).toBe(1);
+    expect(buffer.room('c')).toBe(1);
+    // A row already held is not held twice.
+    expect(buffer.add([row(2, 'a')]).map((r) => r.id)).toEqual([2]);
+  });
+
+  it('offers rows oldest due first, never one held longer than maxAgeMs, and hands the stale ones back', () => {
+    const buffer = new LeasedBuffer({ perHost: 5, total: 5, maxAgeMs: 1000 });
+    buffer.add([row(1, 'a', 0, '2026-01-01T00:00:03.000Z'), row(2, 'a', 500, '2026-01-01T00:00:01.000Z'), row(3, 'b', 900, '2026-01-01T00:00:02.000Z')]);
+    expect(buffer.sendable(1000).map((r) => r.id)).toEqual([2, 3, 1]);
+    expect(buffer.sendable(1001).map((r) => r.id)).toEqual([2, 3]);
+    expect(buffer.takeStale(1600).map((r) => r.id)).toEqual([1, 2]);
+    expect(buffer.size).toBe(1);
+    expect(buffer.count('a')).toBe(0);
+    expect(buffer.takeAll().map((r) => r.id)).toEqual([3]);
+    expect(buffer.size).toBe(0);
+  });
+
+  it('sizes the buffer from the caps and keeps every send from it inside its lease', () => {
+    expect(bufferLimitsFor({ leaseMs: 30_000, timeoutMs: 15_000, concurrency: 8, concurrencyPerHost: 4 })).toEqual({ perHost: 8, total: 16, maxAgeMs: 5000 });
+    for (const [leaseMs, timeoutMs] of [
+      [30_000, 15_000],
+      [3000, 2000],
+      [16_000, 15_000],
+      [1_000_000, 120_000],
+      [15_250, 15_000],
+    ] as const) {
+      const limits = bufferLimitsFor({ leaseMs, timeoutMs, concurrency: 8, concurrencyPerHost: 4 });
+      // Leased at 0, sent at maxAgeMs at the latest, answered or timed out by then + timeoutMs.
+      expect(limits.maxAgeMs + timeoutMs).toBeLessThan(leaseMs);
+      expect(limits.perHost).toBeGreaterThan(0);
+    }
+    // When the lease leaves almost no room beyond the time-out, nothing is leased ahead.
+    expect(bufferLimitsFor({ leaseMs: 15_100, timeoutMs: 15_000, concurrency: 8, concurrencyPerHost: 4 })).toMatchObject({ perHost: 0, total: 0 });
+  });
+});
