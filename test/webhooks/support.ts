@@ -68,12 +68,16 @@ export function startWebhookApp(env: Record<string, string> = {}): Promise<TestA
   return startTestApp({ env: { ...FAST_WEBHOOKS, ...env } });
 }
 
-/** Polls until `check` passes (a condition, never a duration, is what tests wait for). */
-/** A dispatcher of the test's own beside the app's (which such tests stop), named for its lease rows. */
-export function dispatcherOf(t: TestApp, owner: string): Dispatcher {
+/**
+ * A dispatcher of the test's own beside the app's (which such tests stop), named for its lease
+ * rows; `now` gives it a clock the test moves itself.
+ */
+export function dispatcherOf(t: TestApp, owner: string, now?: () => number): Dispatcher {
   const config = t.app.config.webhooks;
-  return new Dispatcher({ db: t.app.db, config, guard: new AddressGuard(config.allowedCidrs), renderer: new PayloadRenderer(t.app.db, t.app.execute), owner });
+  return new Dispatcher({ db: t.app.db, config, guard: new AddressGuard(config.allowedCidrs), renderer: new PayloadRenderer(t.app.db, t.app.execute), owner, now });
 }
+
+/** Polls until `check` passes (a condition, never a duration, is what tests wait for). */
 
 export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, limitMs = 15_000): Promise<T> {
   const deadline = Date.now() + limitMs;
