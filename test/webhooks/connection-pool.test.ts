@@ -1,10 +1,10 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { ConnectionPool } from '../../src/webhooks/connection-pool.js';
 import { postWebhook } from '../../src/webhooks/sender.js';
-import { waitFor } from './support.js';
+import { listenOnLoopback, waitFor } from './support.js';
 
 interface Counted {
   url: string;
@@ -36,16 +36,7 @@ async function counted(answer: (req: IncomingMessage, res: ServerResponse) => vo
       state.open--;
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(state, await listenOnLoopback(server, sockets));
 }
 
 const loopback = new AddressGuard(['127.0.0.0/8']);

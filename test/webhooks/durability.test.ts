@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startAppWithoutDispatcher, subscribe, waitFor, type Receiver } from './support.js';
 
 describe('dispatcher crash and restart', () => {
+  // The app's own dispatcher is stopped: this test plays both dispatchers itself.
   let t: TestApp;
   let receiver: Receiver;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    t = await startWebhookApp();
-    receiver = await startReceiver();
-    // The app's own dispatcher is stopped: this test plays both dispatchers itself.
-    await t.app.webhooks.dispatcher.stop();
+    ({ t, receiver, close } = await startAppWithoutDispatcher());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => close());
 
   const dispatcher = (owner: string) => dispatcherOf(t, owner);
 

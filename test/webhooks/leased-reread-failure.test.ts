@@ -1,10 +1,8 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Dispatcher } from '../../src/workers/dispatcher.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startWebhookApp, subscribe, waitFor } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startHoldingReceiver, startWebhookApp, subscribe, waitFor, type HoldingReceiver } from './support.js';
 
 /**
  * The repository as it is, except that reading leased rows again fails while `failReads` is set,
@@ -60,48 +58,6 @@ const SETTINGS = {
 };
 const LEASE_MS = 60_000;
 const DELIVERIES = 5;
-
-/** A receiver that answers the first request at once and holds every later one until `release`. */
-interface HoldingReceiver {
-  url: string;
-  /** webhook-id of each request, in arrival order. */
-  received: string[];
-  held: number;
-  release(): void;
-  close(): Promise<void>;
-}
-
-async function startHoldingReceiver(): Promise<HoldingReceiver> {
-  const held: ServerResponse[] = [];
-  let holding = true;
-  const received: string[] = [];
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push(String(req.headers['webhook-id']));
-      if (holding && received.length > 1) held.push(res);
-      else res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    get held() {
-      return held.length;
-    },
-    release() {
-      holding = false;
-      for (const res of held.splice(0)) res.writeHead(204).end();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('a failed read of rows leased ahead', () => {
   let t: TestApp;
@@ -199,7 +155,7 @@ describe('a failed read of rows leased ahead', () => {
     dispatcher.wake();
     await waitFor(async () => (await allDeliveries()).every((d) => d.state === 'delivered'), 'every delivery to be delivered');
     const expected = (await allDeliveries()).map((d) => String(d.webhook_id)).sort();
-    const received = [...one.received, ...two.received];
+    const received = [...one.received, ...two.received].map((request) => request.id);
     expect([...received].sort()).toEqual(expected);
     expect(new Set(received).size).toBe(2 * DELIVERIES);
     expect(one.received).toHaveLength(DELIVERIES);

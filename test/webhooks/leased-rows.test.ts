@@ -1,11 +1,9 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bufferLimitsFor } from '../../src/webhooks/leased-buffer.js';
 import type { Dispatcher } from '../../src/workers/dispatcher.js';
 import { expectEnvelope } from '../support/envelope.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startWebhookApp, subscribe, waitFor } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startHoldingReceiver, startWebhookApp, subscribe, waitFor, type HoldingReceiver } from './support.js';
 
 // One send at a time per host and subscription, no poll during a test, and a lease long enough
 // that nothing expires by itself: rows leased ahead only move when the dispatcher moves them.
@@ -17,48 +15,6 @@ const SETTINGS = {
   WEBHOOK_TIMEOUT_MS: '10000',
   WEBHOOK_LEASE_MS: '60000',
 };
-
-/** A receiver that answers the first request at once and holds every later one until `release`. */
-interface HoldingReceiver {
-  url: string;
-  /** webhook-id and path of each request, in arrival order. */
-  received: { id: string; path: string }[];
-  held: number;
-  release(): void;
-  close(): Promise<void>;
-}
-
-async function startHoldingReceiver(): Promise<HoldingReceiver> {
-  const held: ServerResponse[] = [];
-  let holding = true;
-  const received: { id: string; path: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push({ id: String(req.headers['webhook-id']), path: req.url ?? '/' });
-      if (holding && received.length > 1) held.push(res);
-      else res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    get held() {
-      return held.length;
-    },
-    release() {
-      holding = false;
-      for (const res of held.splice(0)) res.writeHead(204).end();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const leasedRows = async (t: TestApp, subscriptionId: number) =>
   (await deliveriesOf(t.app.db, subscriptionId)).filter((d) => d.state === 'pending' && d.lease_owner !== null);

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleDeliveries, type Settlement } from '../../src/repositories/webhook-deliveries.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, startAppWithoutDispatcher, subscribe, waitFor, type Receiver } from './support.js';
 
 describe('attempts recorded in shared transactions', () => {
   let t: TestApp;
   let receiver: Receiver;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    t = await startWebhookApp();
-    receiver = await startReceiver();
-    await t.app.webhooks.dispatcher.stop();
+    ({ t, receiver, close } = await startAppWithoutDispatcher());
   });
-  afterAll(async () => {
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(() => close());
 
   const dispatcher = (owner: string) => dispatcherOf(t, owner);
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import { importData } from '../../src/import/import-data.js';
 import { emitImportEvents } from '../../src/import/events.js';
@@ -99,6 +99,24 @@ export async function subscribe(
   return res.body.data.id as number;
 }
 
+/**
+ * A webhook app with its own dispatcher stopped, and a receiver: for tests that play the
+ * dispatcher themselves (`dispatcherOf`). `close` closes both.
+ */
+export async function startAppWithoutDispatcher(): Promise<{ t: TestApp; receiver: Receiver; close(): Promise<void> }> {
+  const t = await startWebhookApp();
+  const receiver = await startReceiver();
+  await t.app.webhooks.dispatcher.stop();
+  return {
+    t,
+    receiver,
+    close: async () => {
+      await receiver.close();
+      await t.close();
+    },
+  };
+}
+
 /** Imports timesheets through the real import path, events included. */
 export function importTimesheets(db: Db, timesheets: { timesheetId: number; siteId: number; employeeId: number; status?: string }[]) {
   return importData(db, { timesheets }, { onChanges: emitImportEvents });
@@ -149,16 +167,21 @@ export async function startRawReceiver(reply: (socket: Socket) => void): Promise
       state.closed++;
     });
   });
+  return Object.assign(state, await listenOnLoopback(server, sockets));
+}
+
+/** Listens on a free loopback port; `close` destroys the sockets it was given, then closes. */
+export async function listenOnLoopback(server: NetServer, sockets: ReadonlySet<Socket>): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
+  return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
-  });
+  };
 }
 
 /** A 200 that promises a large body, sends a few bytes of it and then never finishes. */
@@ -168,3 +191,45 @@ export const stallingOk = (socket: Socket) => {
 
 /** Reads the request and never answers. */
 export const silent = () => undefined;
+
+/** A receiver that answers the first request at once and holds every later one until `release`. */
+export interface HoldingReceiver {
+  url: string;
+  /** webhook-id and path of each request, in arrival order. */
+  received: { id: string; path: string }[];
+  held: number;
+  release(): void;
+  close(): Promise<void>;
+}
+
+export async function startHoldingReceiver(): Promise<HoldingReceiver> {
+  const held: ServerResponse[] = [];
+  let holding = true;
+  const received: { id: string; path: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push({ id: String(req.headers['webhook-id']), path: req.url ?? '/' });
+      if (holding && received.length > 1) held.push(res);
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    get held() {
+      return held.length;
+    },
+    release() {
+      holding = false;
+      for (const res of held.splice(0)) res.writeHead(204).end();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
