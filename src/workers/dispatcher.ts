@@ -58,6 +58,14 @@ const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
 /** Destinations remembered as having no more due rows until the next poll; beyond this, forgotten. */
 const MAX_DRAINED_HOSTS = 1000;
+/**
+ * Delivered attempts whose record may wait for others to share its transaction, with their
+ * slots already freed; beyond this many, a delivered send holds its slot until written, as a
+ * failed one always does. Also the largest settle transaction.
+ */
+const MAX_DEFERRED_SETTLES = 64;
+/** How long a deferred record waits for others before it is written anyway. */
+const SETTLE_DELAY_MS = 10;
 
 /**
  * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
@@ -92,6 +100,8 @@ export class Dispatcher {
    */
   private exhaustedExcluding: Set<number> | null = null;
   private readonly settles: SettleQueue<Settlement>;
+  /** Records of delivered sends queued in `settles` whose slots were freed before they were written. */
+  private deferredSettles = 0;
   private readonly buffer: LeasedBuffer;
   /** A top-up is due when a destination's buffer is down to this many rows. */
   private readonly topUpAt: number;
@@ -115,7 +125,11 @@ export class Dispatcher {
       perHost: this.config.concurrencyPerHost,
     });
     this.pool = this.newPool();
-    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), this.config.concurrency);
+    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), {
+      maxBatch: Math.max(this.config.concurrency, MAX_DEFERRED_SETTLES),
+      // Well inside the lease, so a record written late never meets another dispatcher's lease.
+      delayMs: Math.min(SETTLE_DELAY_MS, Math.floor(this.config.leaseMs / 10)),
+    });
     this.buffer = new LeasedBuffer(bufferLimitsFor(this.config));
     this.topUpAt = Math.floor(this.buffer.limits.perHost / 2);
   }
@@ -137,6 +151,8 @@ export class Dispatcher {
     this.timer = null;
     const drained = (async () => {
       await this.filling;
+      // Deferred records are written now rather than after their delay.
+      this.settles.flush();
       await Promise.allSettled([...this.sending]);
     })();
     let deadline: NodeJS.Timeout | undefined;
@@ -178,6 +194,18 @@ export class Dispatcher {
     this.fill();
     this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
     this.timer.unref();
+  }
+
+  private fillScheduled = false;
+
+  /** fill() after this turn's I/O callbacks, so slots freed by answers that arrived together are refilled together. */
+  private fillSoon(): void {
+    if (this.fillScheduled) return;
+    this.fillScheduled = true;
+    setImmediate(() => {
+      this.fillScheduled = false;
+      this.fill();
+    });
   }
 
   /** Claims into free slots; one claim sequence at a time, a request during it runs once after. */
@@ -365,15 +393,21 @@ export class Dispatcher {
   }
 
   private launch(row: ClaimedRow): void {
-    const send: Promise<void> = this.deliver(row)
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      this.slots.release(Number(row.id));
+      if (this.backlog || this.buffer.size > 0 || this.topUps.size > 0) this.fillSoon();
+    };
+    const send: Promise<void> = this.deliver(row, free)
       .catch((error: unknown) => {
         // Unrecorded: the lease expires and the delivery is sent again.
         console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
       })
       .finally(() => {
-        this.slots.release(Number(row.id));
         this.sending.delete(send);
-        if (this.backlog || this.buffer.size > 0 || this.topUps.size > 0) this.fill();
+        free();
       });
     this.sending.add(send);
   }
@@ -411,7 +445,12 @@ export class Dispatcher {
     return leased.filter((row) => kept.has(Number(row.id)));
   }
 
-  async deliver(row: ClaimedRow): Promise<void> {
+  /**
+   * Sends one leased delivery and records the attempt; resolves once the record is written.
+   * `queued`, when given, is called as soon as a delivered attempt's record is queued, before it
+   * is written (the slot can take the next send meanwhile); see finish().
+   */
+  async deliver(row: ClaimedRow, queued?: () => void): Promise<void> {
     if (!toBool(row.is_active)) {
       // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
       await this.finish(row, { state: 'failed' }, null);
@@ -440,10 +479,10 @@ export class Dispatcher {
     } catch (error) {
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }
-    await this.record(row, outcome);
+    await this.record(row, outcome, queued);
   }
 
-  private async record(row: ClaimedRow, outcome: SendOutcome): Promise<void> {
+  private async record(row: ClaimedRow, outcome: SendOutcome, queued?: () => void): Promise<void> {
     const nowMs = this.now();
     const attempts = Number(row.attempt_count) + 1;
     const attempt: AttemptInsert = {
@@ -459,7 +498,7 @@ export class Dispatcher {
     // Rows are leased ahead only for a destination that answers.
     if (outcome.status !== null) this.noteAnswered(row);
     if (ok) {
-      await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null });
+      await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null }, queued);
       return;
     }
     if (outcome.status === 410) {
@@ -483,16 +522,25 @@ export class Dispatcher {
    * attempts that finished meanwhile (SettleQueue). The delivery update is conditional on still
    * holding the lease: if it expired and another dispatcher took over, that one owns the row
    * now and this result is only kept as an attempt.
+   *
+   * With `queued` (a delivered attempt sent from a slot), the record may wait a few
+   * milliseconds for others to share its transaction, and `queued` frees the slot at once.
+   * Until the record is written the row stays leased, so no dispatcher sends it again (a crash
+   * meanwhile only lets the lease expire: a resend, never a loss). Failed attempts are written
+   * before their slot frees, so the subscription's next send sees a pause or a failing_since
+   * they cause. At most MAX_DEFERRED_SETTLES records wait at once; beyond that a delivered
+   * send holds its slot until written too.
    */
   private async finish(
     row: ClaimedRow,
     delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
     attempt: AttemptInsert | null,
     subscription: { failing_since?: string | null; deactivate?: boolean } = {},
+    queued?: () => void,
   ): Promise<void> {
     const nowMs = this.now();
     const terminal = delivery.state !== 'pending';
-    await this.settles.add({
+    const settlement: Settlement = {
       deliveryId: Number(row.id),
       leaseOwner: row.lease_owner,
       delivery: {
@@ -507,7 +555,19 @@ export class Dispatcher {
       deactivate: subscription.deactivate
         ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time)
         : undefined,
-    });
+    };
+    if (!queued || this.deferredSettles >= MAX_DEFERRED_SETTLES || this.stopped) {
+      await this.settles.add(settlement);
+      return;
+    }
+    this.deferredSettles++;
+    const written = this.settles.addLater(settlement);
+    queued();
+    try {
+      await written;
+    } finally {
+      this.deferredSettles--;
+    }
   }
 }
 

@@ -1,47 +1,120 @@
 interface Waiting<T> {
   item: T;
+  /** Added with add(): written in the next write, which starts after this turn. */
+  urgent: boolean;
   resolve: (moved: boolean) => void;
   reject: (error: unknown) => void;
+}
+
+export interface SettleQueueLimits {
+  /** Most records written in one transaction. */
+  maxBatch: number;
+  /** A record added with addLater() waits at most this long (plus one write under way) for others to join it. */
+  delayMs: number;
 }
 
 /**
  * Group commit for attempt records. Sends that finish while a write is under way (or in the same
  * turn of the event loop) are written together in the next one, so a busy dispatcher pays one
  * transaction for many attempts instead of one each. Each caller's promise settles when its own
- * record is written, so a slot is still freed only once its attempt is recorded. The queue holds
- * at most one record per send in flight, which the dispatcher's slots already bound; a batch is
- * at most `maxBatch` records. When a batch fails, its records are written one at a time, so one
- * record that cannot be written never takes the others with it. A record never written leaves
- * its delivery leased: it is sent again when the lease expires, never lost.
+ * record is written. Records added with addLater() may also wait up to `delayMs` for more to
+ * join them (or until `maxBatch` are waiting, or until add() or flush() starts a write), which
+ * is what lets a steady stream of answers share transactions; add() never waits beyond the
+ * current turn and takes every waiting record with it. The queue holds what its callers
+ * bound (the dispatcher: one urgent record per slot, and a fixed number of deferred ones); a
+ * batch is at most `maxBatch` records. When a batch fails, its records are written one at a
+ * time, so one record that cannot be written never takes the others with it. A record never
+ * written leaves its delivery leased: it is sent again when the lease expires, never lost.
  */
 export class SettleQueue<T> {
   private readonly waiting: Waiting<T>[] = [];
+  private urgent = 0;
+  /** Set when the delay ran out or flush() was called: the next write takes everything waiting. */
+  private flushing = false;
   private writing = false;
+  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly limits: SettleQueueLimits;
 
   constructor(
     private readonly write: (items: readonly T[]) => Promise<boolean[]>,
-    private readonly maxBatch: number,
-  ) {}
+    limits: number | SettleQueueLimits,
+  ) {
+    this.limits = typeof limits === 'number' ? { maxBatch: limits, delayMs: 0 } : limits;
+  }
+
+  /** Records waiting to be written (deferred ones included). */
+  get size(): number {
+    return this.waiting.length;
+  }
 
   /** Resolves with whether the delivery moved on (false: its lease had passed to another dispatcher). */
   add(item: T): Promise<boolean> {
+    return this.enqueue(item, true);
+  }
+
+  /** Like add(), but the write may wait up to `delayMs` for other records to share it. */
+  addLater(item: T): Promise<boolean> {
+    return this.enqueue(item, false);
+  }
+
+  /** Writes everything waiting now, without waiting out the delay. */
+  flush(): void {
+    if (this.waiting.length === 0) return;
+    this.flushing = true;
+    this.schedule();
+  }
+
+  private enqueue(item: T, urgent: boolean): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
-      if (this.writing) return;
-      this.writing = true;
-      // After this turn's I/O callbacks, so answers that arrived together share the first batch.
-      setImmediate(() => void this.drain());
+      this.waiting.push({ item, urgent, resolve, reject });
+      if (urgent) this.urgent++;
+      if (urgent || this.waiting.length >= this.limits.maxBatch || this.limits.delayMs <= 0) this.schedule();
+      else if (!this.timer) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.flush();
+        }, this.limits.delayMs);
+      }
     });
   }
 
+  /** After this turn's I/O callbacks, so answers that arrived together share the first batch. */
+  private schedule(): void {
+    if (this.writing || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.drain());
+  }
+
+  private ready(): boolean {
+    if (this.waiting.length === 0) return false;
+    return this.urgent > 0 || this.flushing || this.limits.delayMs <= 0 || this.waiting.length >= this.limits.maxBatch;
+  }
+
   private async drain(): Promise<void> {
+    this.scheduled = false;
+    this.writing = true;
     try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, this.maxBatch);
+      while (this.ready()) {
+        const batch = this.waiting.splice(0, this.limits.maxBatch);
+        for (const w of batch) if (w.urgent) this.urgent--;
+        if (this.waiting.length === 0) this.flushing = false;
         await this.writeBatch(batch);
       }
     } finally {
       this.writing = false;
+      this.flushing = false;
+      if (this.waiting.length === 0 && this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
+      // Deferred records left behind (fewer than a batch, none urgent) wait for their delay.
+      if (this.waiting.length > 0 && !this.timer) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.flush();
+        }, this.limits.delayMs);
+      }
     }
   }
 

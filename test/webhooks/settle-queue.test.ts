@@ -65,4 +65,69 @@ describe('settle queue (group commit of attempt records)', () => {
     await expect(queue.add('bad')).rejects.toThrow(/cannot write bad/);
     await expect(queue.add('fine')).resolves.toBe(true);
   });
+
+  describe('records that may wait (addLater)', () => {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('waits for the delay, then writes everything that gathered in one batch', async () => {
+      const r = recorder();
+      const queue = new SettleQueue(r.write, { maxBatch: 10, delayMs: 30 });
+      const first = queue.addLater('a');
+      await turn();
+      await turn();
+      expect(r.batches).toEqual([]);
+      expect(queue.size).toBe(1);
+      const second = queue.addLater('b');
+      expect(await Promise.all([first, second])).toEqual([true, true]);
+      expect(r.batches).toEqual([['a', 'b']]);
+      expect(queue.size).toBe(0);
+    });
+
+    it('writes at once when a batch is full, without waiting out the delay', async () => {
+      const r = recorder();
+      const queue = new SettleQueue(r.write, { maxBatch: 3, delayMs: 60_000 });
+      await Promise.all(['a', 'b', 'c'].map((item) => queue.addLater(item)));
+      expect(r.batches).toEqual([['a', 'b', 'c']]);
+    });
+
+    it('a record added with add() takes the waiting ones with it in the next turn', async () => {
+      const r = recorder();
+      const queue = new SettleQueue(r.write, { maxBatch: 10, delayMs: 60_000 });
+      const later = queue.addLater('a');
+      const now = queue.add('b');
+      await Promise.all([later, now]);
+      expect(r.batches).toEqual([['a', 'b']]);
+    });
+
+    it('flush() writes the waiting records without waiting out the delay', async () => {
+      const r = recorder();
+      const queue = new SettleQueue(r.write, { maxBatch: 10, delayMs: 60_000 });
+      const waiting = ['a', 'b'].map((item) => queue.addLater(item));
+      queue.flush();
+      await Promise.all(waiting);
+      expect(r.batches).toEqual([['a', 'b']]);
+    });
+
+    it('records that arrive during a write wait for their own delay afterwards, and are written', async () => {
+      const r = recorder();
+      const queue = new SettleQueue(r.write, { maxBatch: 10, delayMs: 20 });
+      r.holdNext();
+      const first = queue.add('a');
+      await turn();
+      const later = queue.addLater('b');
+      r.releaseHeld();
+      await first;
+      expect(r.batches).toEqual([['a']]);
+      await expect(later).resolves.toBe(true);
+      expect(r.batches).toEqual([['a'], ['b']]);
+    });
+
+    it('a failed deferred batch is written record by record too', async () => {
+      const r = recorder((items) => items.includes('bad'));
+      const queue = new SettleQueue(r.write, { maxBatch: 10, delayMs: 5 });
+      const outcomes = await Promise.allSettled(['a', 'bad'].map((item) => queue.addLater(item)));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+      expect(r.batches).toEqual([['a', 'bad'], ['a'], ['bad']]);
+    });
+  });
 });
