@@ -60,6 +60,13 @@ describe('rows leased ahead for a destination', () => {
     dispatcher.start();
     await waitFor(() => receiver.held === 1, 'the second send to be held');
     const { perHost } = bufferLimitsFor(t.app.config.webhooks);
+    // The answered send's record may wait a few milliseconds to share a transaction, its row
+    // leased until then: wait for it, so what is counted below is the held send and the rows ahead.
+    const answered = receiver.received[0]!.id;
+    await waitFor(
+      async () => (await deliveriesOf(t.app.db, subscriptionId)).some((d) => d.webhook_id === answered && d.state === 'delivered'),
+      'the answered send recorded',
+    );
     // The send in flight and the rows leased ahead (the answered send asked for them).
     const leased = await waitFor(async () => {
       const rows = await leasedRows(t, subscriptionId);
