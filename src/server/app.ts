@@ -107,6 +107,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     knownQueries: compiled ? new KnownQueries() : undefined,
   };
   const yoga = createYogaApp(services, yogaOptions);
+  const contextOf = graphqlContextOf(services);
   // Background work gets its own connection (when the database allows a second one), so it
   // never queues behind or interleaves with request statements; it renders payloads through
   // an identical yoga instance bound to that connection.
@@ -125,13 +126,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     executor: config.graphqlExecutor,
     operations: routes.map((route) => route.operation),
     maskError: maskErrorWith(yogaOptions.onUnexpectedError),
+    contextOf,
   });
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
   const known = yogaOptions.knownQueries;
-  const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf: graphqlContextOf(services) });
+  const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf });
   const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane });
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
