@@ -2,6 +2,7 @@ import { getOperationAST, getVariableValues, OperationTypeNode, type ExecutionAr
 import type { Plugin } from 'graphql-yoga';
 import { isCallerDocument } from './caller-document.js';
 import type { CompiledDocuments } from './compiled-documents.js';
+import type { KnownQueries } from './known-queries.js';
 
 type ExecuteFn = (args: ExecutionArgs) => unknown;
 
@@ -24,7 +25,15 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  *   around them are graphql-js's. Queries only read, so running one twice changes nothing but
  *   the time an error takes.
  */
-export function compiledCallerQueries(schema: GraphQLSchema, documents: CompiledDocuments): Plugin {
+/** The parameters yoga puts in a caller's context: the text sent and the operation name. */
+function callerParamsOf(context: unknown): { query: string; operationName?: string | null } | undefined {
+  const params = (context as { params?: { query?: unknown; operationName?: unknown } }).params;
+  if (typeof params?.query !== 'string') return undefined;
+  const { operationName } = params;
+  return { query: params.query, operationName: typeof operationName === 'string' ? operationName : operationName === null ? null : undefined };
+}
+
+export function compiledCallerQueries(schema: GraphQLSchema, documents: CompiledDocuments, known?: KnownQueries): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!isCallerDocument(args.contextValue)) return;
@@ -39,6 +48,9 @@ export function compiledCallerQueries(schema: GraphQLSchema, documents: Compiled
         const settle = (result: ExecutionResult) => {
           if (!result.errors) {
             documents.counts.compiled++;
+            // Parsed, validated and run without an error: the text is known from now on.
+            const params = known && callerParamsOf(executionArgs.contextValue);
+            if (params) known?.remember(params.query, params.operationName, { document: executionArgs.document, operation, compiled });
             return result;
           }
           documents.counts.retried++;

@@ -3,6 +3,7 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLExecutor } from '../config.js';
 import type { Principal } from '../shared/principal.js';
+import type { GraphQLContext } from './context.js';
 import { tagRequestId, type MaskError } from './error-masking.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
@@ -27,6 +28,8 @@ export interface ExecutorOptions {
   operations: readonly DocumentNode[];
   /** The maskError yoga was created with, so a compiled result is masked as yoga masks its own. */
   maskError: MaskError;
+  /** yoga's context factory (yoga.ts graphqlContextOf), called directly for a compiled read. */
+  contextOf: (serverContext: ServerContext) => GraphQLContext;
 }
 
 /** yoga's message for a masked error (its `maskedErrors.errorMessage` default, which yoga.ts keeps). */
@@ -40,7 +43,7 @@ const MASKED_MESSAGE = 'Unexpected error.';
  * and GraphQL Armor.
  *
  * The compiled executor (the default) runs the REST read operations through graphql-jit, each
- * compiled once here: the same context factory (yoga's), the same resolvers, the same maskError and
+ * compiled once here: the same context factory (yoga's, called directly), the same resolvers, the same maskError and
  * request-id tag. The only execute hook yoga's pipeline would add for these documents is the cost
  * limit, which leaves operations the gateway runs itself alone (cost.ts). Mutations, subscriptions
  * and every other document stay on the standard executor: graphql-jit coerces an absent variable
@@ -51,12 +54,14 @@ export function executorOf(yoga: YogaApp, options?: ExecutorOptions): Execute {
   const standard = standardExecutor(yoga);
   if (!options || options.executor === 'standard') return standard;
   const compiled = compileReads(yoga, options.operations);
-  const { maskError } = options;
+  const { maskError, contextOf } = options;
   return async (request) => {
     const read = compiled.get(request.document);
     if (!read || (request.operationName !== undefined && request.operationName !== read.name)) return standard(request);
-    const { contextFactory } = yoga.getEnveloped({ principal: request.principal, requestId: request.requestId });
-    const contextValue = await contextFactory();
+    // What yoga's envelope would build: the server's context extended by the context factory,
+    // its only context hook; without building the envelope's per-request functions.
+    const serverContext: ServerContext = { principal: request.principal, requestId: request.requestId };
+    const contextValue = Object.assign(serverContext, contextOf(serverContext));
     const result = await read.query.query(undefined, contextValue, request.variables ?? {});
     // Without data the variables were refused before anything ran; an error without an original
     // is graphql-jit's own (a null in a non-null field, a value a scalar cannot serialise). Both

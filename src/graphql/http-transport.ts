@@ -3,6 +3,7 @@ import { createGraphQLError, isAsyncIterable } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { runCallerOperation, type CallerParams, type CallerResult, type RequestFacts } from './execute.js';
+import type { KnownQueryLane } from './known-query-lane.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 /**
@@ -164,7 +165,13 @@ export type GraphQLTransport = (req: IncomingMessage, res: ServerResponse, conte
  * The transport for `yoga`'s /graphql. It answers the request and resolves true when the request
  * is one it takes, and resolves false, having done nothing, for yoga to answer it.
  */
-export function graphqlTransport(yoga: YogaApp, options: { batchLimit: number }): GraphQLTransport {
+export interface GraphQLTransportOptions {
+  batchLimit: number;
+  /** Answers the queries yoga's stage has already answered in full (known-query-lane.ts); yoga's stage answers the rest. */
+  lane?: KnownQueryLane | undefined;
+}
+
+export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions): GraphQLTransport {
   const stage = yoga as unknown as YogaResultStage;
   if (!Array.isArray(stage.onResultProcessHooks) || stage.maskedErrorsOpts === undefined) {
     throw new Error('graphql-yoga no longer exposes its result hooks: src/graphql/http-transport.ts must follow it');
@@ -184,6 +191,9 @@ export function graphqlTransport(yoga: YogaApp, options: { batchLimit: number })
 
   const run = async (params: CallerParams, request: RequestFacts, context: ServerContext): Promise<CallerResult> => {
     try {
+      const known = options.lane?.(params, request, context);
+      const answered = known && (await known);
+      if (answered) return answered;
       return await runCallerOperation(yoga, params, request, context);
     } catch (error) {
       return { errors: errorsOf(error) };

@@ -6,6 +6,7 @@ import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
 import { compiledCallerQueries } from './compiled-caller-queries.js';
 import type { CompiledDocuments } from './compiled-documents.js';
+import type { KnownQueries } from './known-queries.js';
 import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
 
 /** What the HTTP layer hands to yoga: the caller, already authenticated. */
@@ -25,12 +26,26 @@ export interface YogaAppOptions {
   onUnexpectedError?: UnexpectedErrorSink;
   /** When given, the queries callers send run compiled from these where graphql-jit answers as graphql-js does (compiled-caller-queries.ts). */
   compiledDocuments?: CompiledDocuments | undefined;
+  /** When given with compiledDocuments, the queries that ran compiled without an error are remembered here (known-queries.ts). */
+  knownQueries?: KnownQueries | undefined;
+}
+
+/**
+ * The per-request context from what the HTTP layer hands over: yoga's context factory, and the
+ * one the known queries' lane (known-query-lane.ts) builds its context with.
+ */
+export function graphqlContextOf(services: Services): (serverContext: ServerContext) => GraphQLContext {
+  return ({ principal, liveStream }) => {
+    // The HTTP layer never lets an unauthenticated request reach execution.
+    if (!principal) throw new Error('request reached GraphQL without a principal');
+    return { principal, services, liveStream };
+  };
 }
 
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    plugins: [...armorPlugins(options.limits), requestIdPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments)] : [])],
+    plugins: [...armorPlugins(options.limits), requestIdPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments, options.knownQueries)] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
@@ -40,10 +55,6 @@ export function createYogaApp(services: Services, options: YogaAppOptions): Yoga
     logging: false,
     // The GraphiQL page is shiftgate's own (src/server/graphiql/page.ts), served before yoga is reached.
     graphiql: false,
-    context: ({ principal, liveStream }): GraphQLContext => {
-      // The HTTP layer never lets an unauthenticated request reach execution.
-      if (!principal) throw new Error('request reached GraphQL without a principal');
-      return { principal, services, liveStream };
-    },
+    context: graphqlContextOf(services),
   });
 }

@@ -89,13 +89,21 @@ export class RestAdapter {
 
   /** Handles a request under /api; false when no route path matches (the caller sends 404). */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    const matches = this.compiled
-      .map((c) => ({ c, m: c.pattern.exec(url.pathname) }))
-      .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
-    if (matches.length === 0) return false;
-    const hit = matches.find((x) => x.c.route.method === req.method);
+    // The first route, in table order, whose path and method match; the methods of those whose path does, for a 405.
+    let hit: { c: CompiledRoute; m: RegExpExecArray } | undefined;
+    const methods: string[] = [];
+    for (const c of this.compiled) {
+      const m = c.pattern.exec(url.pathname);
+      if (m === null) continue;
+      if (c.route.method === req.method) {
+        hit = { c, m };
+        break;
+      }
+      methods.push(c.route.method);
+    }
     if (!hit) {
-      const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
+      if (methods.length === 0) return false;
+      const allow = [...new Set(methods)].join(', ');
       req.resume();
       sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
       return true;

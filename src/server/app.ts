@@ -11,7 +11,9 @@ import type { Services } from '../graphql/context.js';
 import { executorOf, type Execute } from '../graphql/execute.js';
 import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
-import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { createYogaApp, graphqlContextOf, type YogaApp } from '../graphql/yoga.js';
+import { KnownQueries } from '../graphql/known-queries.js';
+import { knownQueryLane } from '../graphql/known-query-lane.js';
 import { COMPILED_DOCUMENTS, CompiledDocuments } from '../graphql/compiled-documents.js';
 import { schema } from '../graphql/schema.js';
 import { maskErrorWith } from '../graphql/error-masking.js';
@@ -48,6 +50,8 @@ export interface App {
   yoga: YogaApp;
   /** The queries callers sent to /graphql, compiled (src/graphql/compiled-caller-queries.ts); none under GRAPHQL_EXECUTOR=standard. */
   compiledDocuments: CompiledDocuments | undefined;
+  /** The compiled queries answered in full once, which /graphql answers in its own lane (src/graphql/known-query-lane.ts); none under GRAPHQL_EXECUTOR=standard. */
+  knownQueries: KnownQueries | undefined;
   /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
   execute: Execute;
   server: Server;
@@ -95,12 +99,15 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
   const webhookServices = createWebhookServices(config.webhooks);
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
+  const compiled = config.graphqlExecutor === 'compiled';
   const yogaOptions = {
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
-    compiledDocuments: config.graphqlExecutor === 'compiled' ? new CompiledDocuments(schema, { ...COMPILED_DOCUMENTS, compileAfter: options.compileAfter ?? COMPILED_DOCUMENTS.compileAfter }) : undefined,
+    compiledDocuments: compiled ? new CompiledDocuments(schema, { ...COMPILED_DOCUMENTS, compileAfter: options.compileAfter ?? COMPILED_DOCUMENTS.compileAfter }) : undefined,
+    knownQueries: compiled ? new KnownQueries() : undefined,
   };
   const yoga = createYogaApp(services, yogaOptions);
+  const contextOf = graphqlContextOf(services);
   // Background work gets its own connection (when the database allows a second one), so it
   // never queues behind or interleaves with request statements; it renders payloads through
   // an identical yoga instance bound to that connection.
@@ -119,12 +126,15 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     executor: config.graphqlExecutor,
     operations: routes.map((route) => route.operation),
     maskError: maskErrorWith(yogaOptions.onUnexpectedError),
+    contextOf,
   });
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit });
+  const known = yogaOptions.knownQueries;
+  const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf });
+  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane });
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();
@@ -174,6 +184,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     tokens,
     yoga,
     compiledDocuments: yogaOptions.compiledDocuments,
+    knownQueries: yogaOptions.knownQueries,
     execute,
     server,
     webhooks,

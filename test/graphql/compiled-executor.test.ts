@@ -1,6 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorOf, type Execute } from '../../src/graphql/execute.js';
+import { graphqlContextOf } from '../../src/graphql/yoga.js';
 import { maskErrorWith } from '../../src/graphql/error-masking.js';
 import { routes } from '../../src/rest/routes.js';
 import type { Principal } from '../../src/shared/principal.js';
@@ -105,8 +106,9 @@ describe('the compiled executor gives the standard executor’s results', () => 
     });
     expect(created.status).toBe(201);
     const maskError = maskErrorWith(() => {});
-    compiled = executorOf(t.app.yoga, { executor: 'compiled', operations, maskError });
-    standard = executorOf(t.app.yoga, { executor: 'standard', operations, maskError });
+    const contextOf = graphqlContextOf(t.app.services);
+    compiled = executorOf(t.app.yoga, { executor: 'compiled', operations, maskError, contextOf });
+    standard = executorOf(t.app.yoga, { executor: 'standard', operations, maskError, contextOf });
   });
   afterAll(() => t.close());
 

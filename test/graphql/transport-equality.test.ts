@@ -277,16 +277,87 @@ describe('/graphql: its transport answers as yoga does', () => {
     if (own.t.app.config.graphqlExecutor === 'compiled') {
       expect(counts?.compiled).toBeGreaterThan(20);
       expect(counts?.retried).toBeGreaterThan(5);
-      // A document sent again is the one already compiled (yoga's parse cache hands out one per text).
+      // A text sent again, once answered without an error, is known: it runs in the known
+      // queries' lane, on the document already compiled (src/graphql/known-query-lane.ts).
       const held = own.t.app.compiledDocuments?.size;
       const compiled = counts?.compiled ?? 0;
+      const answered = own.t.app.knownQueries?.counts.answered ?? 0;
       // Both gateways get it, so their rate-limit counters stay level for the tests below.
       expect(await send(own, CORPUS[0]!, 0)).toEqual(await send(yoga, CORPUS[0]!, 0));
       expect(own.t.app.compiledDocuments?.size).toBe(held);
-      expect(counts?.compiled).toBe(compiled + 1);
+      expect(counts?.compiled).toBe(compiled);
+      expect(own.t.app.knownQueries?.counts.answered).toBe(answered + 1);
     } else {
       expect(counts).toBeUndefined();
+      expect(own.t.app.knownQueries).toBeUndefined();
     }
+  });
+
+  it('answers the corpus sent again, known queries through their lane, as yoga alone does', async () => {
+    const known = own.t.app.knownQueries;
+    const before = { ...known?.counts };
+    const differences: string[] = [];
+    // Twice more: every query the first pass answered without an error is known by now.
+    for (const round of [1, 2]) {
+      for (const [index, c] of CORPUS.entries()) {
+        const mine = await send(own, c, 2000 * round + index);
+        const theirs = await send(yoga, c, 2000 * round + index);
+        if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${c.name} (round ${round}):\n  transport ${json(mine)}\n  yoga      ${json(theirs)}`);
+      }
+    }
+    expect(differences, differences.join('\n')).toEqual([]);
+    if (own.t.app.config.graphqlExecutor === 'compiled') {
+      // Reads, GETs, batch items and operations chosen by name ran in the lane; the same texts
+      // with refused variables or over the cost limit were handed back to yoga's stage.
+      expect((known?.counts.answered ?? 0) - (before.answered ?? 0)).toBeGreaterThan(40);
+      expect((known?.counts.handedBack ?? 0) - (before.handedBack ?? 0)).toBeGreaterThan(10);
+    }
+  });
+
+  it('hands a known query back when it fails, so yoga words and masks the failure', async () => {
+    const CURSORS = '{ staffs(first: 2) { edges { cursor node { employeeId } } } }';
+    const c: Case = { name: 'known, then failing', body: q(CURSORS), own: true };
+    // Known first: answered without an error on both gateways.
+    expect(await send(own, c, 3000)).toEqual(await send(yoga, c, 3000));
+    const known = own.t.app.knownQueries;
+    if (own.t.app.config.graphqlExecutor === 'compiled') expect(known?.find(CURSORS, undefined)).toBeDefined();
+    const originals = [own, yoga].map((g) => g.t.app.services.cursors.encode);
+    for (const g of [own, yoga]) {
+      g.t.app.services.cursors.encode = () => {
+        throw new Error('no such column: secret_detail');
+      };
+    }
+    const handedBack = known?.counts.handedBack ?? 0;
+    try {
+      const mine = await send(own, c, 3001);
+      expect(mine).toEqual(await send(yoga, c, 3001));
+      expect(mine.body).toContain('INTERNAL_SERVER_ERROR');
+      expect(mine.body).not.toContain('secret_detail');
+      if (known) expect(known.counts.handedBack).toBe(handedBack + 1);
+    } finally {
+      [own, yoga].forEach((g, i) => (g.t.app.services.cursors.encode = originals[i]!));
+    }
+  });
+
+  it("runs a known query with each caller's own scope", async () => {
+    const STAFF = 'query S($id: Int!) { staff(employeeId: $id) { employeeId firstName } }';
+    const mine = await own.t.token({ type: 'developer', companyId: 1 });
+    const other = await own.t.token({ type: 'developer', companyId: 2 });
+    const ask = async (token: string, id: number) => {
+      const res = await fetch(`${own.t.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'external-gh-apim-sub-key': SUB_KEY, authorization: `Bearer ${token}` },
+        body: q(STAFF, { variables: { id } }),
+      });
+      return (await res.json()) as { data?: { staff: { employeeId: number } | null }; errors?: { extensions?: { code?: string } }[] };
+    };
+    // Company 1's staff member 1001, asked until the text is known.
+    for (let i = 0; i < 3; i++) expect((await ask(mine, 1001)).data?.staff?.employeeId).toBe(1001);
+    if (own.t.app.config.graphqlExecutor === 'compiled') expect(own.t.app.knownQueries?.find(STAFF, undefined)).toBeDefined();
+    // Another company's caller, same text: never company 1's record.
+    const refused = await ask(other, 1001);
+    expect(refused.data?.staff ?? null).toBeNull();
+    expect(refused.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it.each([

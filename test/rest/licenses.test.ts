@@ -1,7 +1,8 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, expectFailure, type Envelope } from '../support/envelope.js';
 import { LICENSE_FIELDS } from '../support/contract-fields.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { rawRequest } from './http.js';
 
 const PATH = '/api/external/staffs/1001/licenses';
@@ -131,6 +132,45 @@ describe('GET /api/external/staffs/{id}/licenses', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(ids(expectEnvelope(res, 200))).toEqual(ALL_IDS.slice(10, 20));
+  });
+
+  it('reads a chunked GET body and body-less GETs alike on one kept-alive connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    // A body goes chunked, without a Content-Length; a GET without a body declares none.
+    const send = (path: string, body?: string) =>
+      new Promise<Envelope>((resolve, reject) => {
+        const headers: Record<string, string> = { 'external-gh-apim-sub-key': SUB_KEY, authorization: `Bearer ${token}` };
+        if (body !== undefined) headers['transfer-encoding'] = 'chunked';
+        const req = httpRequest(new URL(path, t.baseUrl), { method: 'GET', agent, headers }, (res) => {
+          sockets.add(res.socket);
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            try {
+              resolve(expectEnvelope({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: JSON.parse(text) }, 200));
+            } catch (error) {
+              reject(error as Error);
+            }
+          });
+        });
+        req.on('error', reject);
+        if (body !== undefined) {
+          expect(req.getHeader('content-length')).toBeUndefined();
+          req.write(body);
+        }
+        req.end();
+      });
+    try {
+      const first = await send(`${PATH}?pageSize=10`);
+      expect(ids(await send(`${PATH}?pageSize=10`))).toEqual(ALL_IDS.slice(0, 10));
+      expect(ids(await send(PATH, first.nextPageParameter as string))).toEqual(ALL_IDS.slice(10, 20));
+      expect(ids(await send(`${PATH}?pageSize=10`))).toEqual(ALL_IDS.slice(0, 10));
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('walks back from the last page with prevPageParameter', async () => {

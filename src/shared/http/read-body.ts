@@ -2,8 +2,24 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { apiError } from '../errors.js';
 
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * Whether the request says it has no body: neither Transfer-Encoding nor a Content-Length, or a
+ * Content-Length of 0 (RFC 9112, section 6.3). Most GETs; node's parser holds no bytes for them.
+ */
+function declaresNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
 /** Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (declaresNoBody(req)) {
+    // Nothing to wait for: let the stream end by itself instead of iterating over it.
+    req.resume();
+    return NO_BODY;
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();

@@ -33,7 +33,14 @@ export const REDACTED_PATHS = [
   'headers["external-gh-apim-sub-key"]',
 ];
 
-/** JSON lines to stdout (pino's default asynchronous-friendly destination) unless a stream is given. */
+/**
+ * JSON lines to stdout unless a stream is given. stdout is written asynchronously: a line is
+ * handed to the operating system at once when no write is under way, and lines logged during a
+ * write go out together in the next one, so a busy gateway makes one write per batch instead of
+ * one blocking write per request. What is still buffered when the process exits (process.exit,
+ * a crash) is written synchronously by pino's exit hook; only a SIGKILL can cut off the lines of
+ * the last write.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
@@ -41,7 +48,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /**
