@@ -107,6 +107,13 @@ describe('a failed read of rows leased ahead', () => {
 
     // Each destination: its first send answered, its second held open, and a row leased ahead.
     await waitFor(() => one.held === 1 && two.held === 1, 'the second send to each destination to be held');
+    // An answered send's record may wait a few milliseconds to share a transaction, its row leased
+    // until then: wait for both, so what is counted below is the held sends and the rows ahead.
+    const answered = [one, two].map((receiver) => receiver.received[0]!.id);
+    await waitFor(async () => {
+      const rows = await allDeliveries();
+      return answered.every((id) => rows.some((d) => d.webhook_id === id && d.state === 'delivered'));
+    }, 'the answered sends recorded');
     for (const subscriptionId of subscriptions) {
       const leased = (await deliveriesOf(t.app.db, subscriptionId)).filter((d) => d.state === 'pending' && d.lease_owner !== null);
       expect(leased).toHaveLength(2);
