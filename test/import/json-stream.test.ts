@@ -24,12 +24,18 @@ function visitor(seen: Seen, mode: (key: string) => MemberMode = () => 'elements
   };
 }
 
-/** Feeds the bytes in pieces of `size`, so every value is split at every possible place for size 1. */
+/** Feeds the bytes in pieces of `size` through one reused buffer, so every value is split at every possible place for size 1. */
 async function scanInPieces(text: string, size: number, mode?: (key: string) => MemberMode): Promise<Seen> {
   const seen: Seen = { members: [], elements: [], values: [] };
   const scanner = new JsonObjectScanner(visitor(seen, mode));
   const bytes = Buffer.from(text, 'utf8');
-  for (let i = 0; i < bytes.length; i += size) await scanner.push(bytes.subarray(i, i + size));
+  // As scanJsonFile does: one buffer, overwritten once each push returns.
+  const buffer = Buffer.alloc(size);
+  for (let i = 0; i < bytes.length; i += size) {
+    const length = bytes.copy(buffer, 0, i, i + size);
+    await scanner.push(buffer.subarray(0, length));
+    buffer.fill(0x5d);
+  }
   scanner.end();
   return seen;
 }
