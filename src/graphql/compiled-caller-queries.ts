@@ -1,13 +1,18 @@
-import { getOperationAST, getVariableValues, OperationTypeNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, OperationTypeNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isCallerDocument } from './caller-document.js';
 import type { CompiledDocuments } from './compiled-documents.js';
+import { runCompiled, type CompiledOutcome } from './compiled-run.js';
 import type { KnownQueries } from './known-queries.js';
 
 type ExecuteFn = (args: ExecutionArgs) => unknown;
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+/** The parameters yoga puts in a caller's context: the text sent and the operation name. */
+function callerParamsOf(context: unknown): { query: string; operationName?: string | null } | undefined {
+  const params = (context as { params?: { query?: unknown; operationName?: unknown } }).params;
+  if (typeof params?.query !== 'string') return undefined;
+  const { operationName } = params;
+  return { query: params.query, operationName: typeof operationName === 'string' ? operationName : operationName === null ? null : undefined };
 }
 
 /**
@@ -25,14 +30,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  *   around them are graphql-js's. Queries only read, so running one twice changes nothing but
  *   the time an error takes.
  */
-/** The parameters yoga puts in a caller's context: the text sent and the operation name. */
-function callerParamsOf(context: unknown): { query: string; operationName?: string | null } | undefined {
-  const params = (context as { params?: { query?: unknown; operationName?: unknown } }).params;
-  if (typeof params?.query !== 'string') return undefined;
-  const { operationName } = params;
-  return { query: params.query, operationName: typeof operationName === 'string' ? operationName : operationName === null ? null : undefined };
-}
-
 export function compiledCallerQueries(schema: GraphQLSchema, documents: CompiledDocuments, known?: KnownQueries): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
@@ -43,33 +40,20 @@ export function compiledCallerQueries(schema: GraphQLSchema, documents: Compiled
         if (operation?.operation !== OperationTypeNode.QUERY || executionArgs.schema !== schema) return standard(executionArgs);
         const compiled = documents.compiled(executionArgs.document, operation);
         if (!compiled) return standard(executionArgs);
-        const variables = getVariableValues(executionArgs.schema, operation.variableDefinitions ?? [], executionArgs.variableValues ?? {});
-        if (variables.errors) return standard(executionArgs);
-        const settle = (result: ExecutionResult) => {
-          if (!result.errors) {
-            documents.counts.compiled++;
-            // Parsed, validated and run without an error: the text is known from now on.
-            const params = known && callerParamsOf(executionArgs.contextValue);
-            if (params) known?.remember(params.query, params.operationName, { document: executionArgs.document, operation, compiled });
-            return result;
-          }
-          documents.counts.retried++;
-          return standard(executionArgs);
-        };
-        let result: ReturnType<typeof compiled.query>;
-        try {
-          result = compiled.query(executionArgs.rootValue, executionArgs.contextValue, variables.coerced);
-        } catch {
-          documents.counts.retried++;
-          return standard(executionArgs);
-        }
-        if (isPromiseLike(result)) {
-          return Promise.resolve(result).then(settle, () => {
+        const settle = (outcome: CompiledOutcome) => {
+          if (outcome === 'variables refused') return standard(executionArgs);
+          if (outcome === 'failed') {
             documents.counts.retried++;
             return standard(executionArgs);
-          });
-        }
-        return settle(result);
+          }
+          documents.counts.compiled++;
+          // Parsed, validated and run without an error: the text is known from now on.
+          const params = known && callerParamsOf(executionArgs.contextValue);
+          if (params) known?.remember(params.query, params.operationName, { document: executionArgs.document, operation, compiled });
+          return outcome;
+        };
+        const outcome = runCompiled(schema, operation, compiled, executionArgs.contextValue, executionArgs.variableValues);
+        return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
       }) as typeof executeFn);
     },
   };

@@ -127,6 +127,18 @@ export function operationCost(
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
+/** The cost of the operation when it is over `maxCost`; undefined when it is within it. */
+export function costOverLimit(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+  maxCost: number,
+): number | undefined {
+  const cost = operationCost(schema, document, operationName, variables);
+  return cost !== undefined && cost > maxCost ? cost : undefined;
+}
+
 /**
  * Refuses a document sent to /graphql whose cost, with the request's variables, is over
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
@@ -149,8 +161,8 @@ export function costLimit(options: { maxCost: number; exposeLimits: boolean }): 
     contextValue: unknown;
   }): GraphQLError | undefined => {
     if (!isCallerDocument(args.contextValue)) return undefined;
-    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
-    return cost !== undefined && cost > options.maxCost ? refusal(cost) : undefined;
+    const cost = costOverLimit(args.schema, args.document, args.operationName, args.variableValues, options.maxCost);
+    return cost === undefined ? undefined : refusal(cost);
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {

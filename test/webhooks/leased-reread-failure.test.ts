@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Dispatcher } from '../../src/workers/dispatcher.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startHoldingReceiver, startWebhookApp, subscribe, waitFor, type HoldingReceiver } from './support.js';
+import { deliveriesOf, dispatcherOf, type HoldingReceiver, importTimesheets, ONE_SEND_PER_DESTINATION, startHoldingReceiver, startWebhookApp, subscribe, waitFor } from './support.js';
 
 /**
  * The repository as it is, except that reading leased rows again fails while `failReads` is set,
@@ -48,14 +48,7 @@ vi.mock('../../src/repositories/webhook-deliveries.js', async (importOriginal) =
 
 // One send at a time per destination and subscription, no poll during the test, and a lease
 // that only expires when the test's clock is moved past it.
-const SETTINGS = {
-  WEBHOOK_POLL_INTERVAL_MS: '60000',
-  WEBHOOK_CONCURRENCY: '8',
-  WEBHOOK_CONCURRENCY_PER_HOST: '1',
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '1',
-  WEBHOOK_TIMEOUT_MS: '10000',
-  WEBHOOK_LEASE_MS: '60000',
-};
+const SETTINGS = ONE_SEND_PER_DESTINATION;
 const LEASE_MS = 60_000;
 const DELIVERIES = 5;
 

@@ -3,18 +3,11 @@ import { bufferLimitsFor } from '../../src/webhooks/leased-buffer.js';
 import type { Dispatcher } from '../../src/workers/dispatcher.js';
 import { expectEnvelope } from '../support/envelope.js';
 import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startHoldingReceiver, startWebhookApp, subscribe, waitFor, type HoldingReceiver } from './support.js';
+import { deliveriesOf, dispatcherOf, type HoldingReceiver, importTimesheets, ONE_SEND_PER_DESTINATION, startHoldingReceiver, startWebhookApp, subscribe, waitFor } from './support.js';
 
 // One send at a time per host and subscription, no poll during a test, and a lease long enough
 // that nothing expires by itself: rows leased ahead only move when the dispatcher moves them.
-const SETTINGS = {
-  WEBHOOK_POLL_INTERVAL_MS: '60000',
-  WEBHOOK_CONCURRENCY: '8',
-  WEBHOOK_CONCURRENCY_PER_HOST: '1',
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '1',
-  WEBHOOK_TIMEOUT_MS: '10000',
-  WEBHOOK_LEASE_MS: '60000',
-};
+const SETTINGS = ONE_SEND_PER_DESTINATION;
 
 const leasedRows = async (t: TestApp, subscriptionId: number) =>
   (await deliveriesOf(t.app.db, subscriptionId)).filter((d) => d.state === 'pending' && d.lease_owner !== null);

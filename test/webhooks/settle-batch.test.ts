@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { settleDeliveries, type Settlement } from '../../src/repositories/webhook-deliveries.js';
-import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, dispatcherOf, importTimesheets, startAppWithoutDispatcher, subscribe, waitFor, type Receiver } from './support.js';
+import { deliveriesOf, dispatcherOf, importTimesheets, appWithoutDispatcher, subscribe, waitFor } from './support.js';
 
 describe('attempts recorded in shared transactions', () => {
-  let t: TestApp;
-  let receiver: Receiver;
-  let close: () => Promise<void>;
+  const app = appWithoutDispatcher();
 
-  beforeAll(async () => {
-    ({ t, receiver, close } = await startAppWithoutDispatcher());
-  });
-  afterAll(() => close());
-
-  const dispatcher = (owner: string) => dispatcherOf(t, owner);
+  const dispatcher = (owner: string) => dispatcherOf(app.t, owner);
 
   const delivered = (deliveryId: number, leaseOwner: string, deliveryIdForAttempt = deliveryId): Settlement => ({
     deliveryId,
@@ -24,43 +16,43 @@ describe('attempts recorded in shared transactions', () => {
   });
 
   async function attemptsFor(ids: number[]) {
-    return (await t.app.db('webhook_attempts').whereIn('delivery_id', ids).select('delivery_id')) as { delivery_id: number }[];
+    return (await app.t.app.db('webhook_attempts').whereIn('delivery_id', ids).select('delivery_id')) as { delivery_id: number }[];
   }
 
   it('moves several deliveries on in one call, and leaves one whose lease passed to another dispatcher', async () => {
-    const token = await t.token({ type: 'developer', companyId: 1 });
-    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/batch`, event: 'timesheet', eventType: 'created' });
-    await importTimesheets(t.app.db, [9801, 9802, 9803].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
+    const token = await app.t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(app.t, token, { subscriberId: 302, uri: `${app.receiver.url}/batch`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(app.t.app.db, [9801, 9802, 9803].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
     const rows = (await dispatcher('batch').claim(10)).filter((row) => Number(row.subscription_id) === subscriptionId);
     expect(rows).toHaveLength(3);
     const [a, b, c] = rows.map((row) => ({ id: Number(row.id), owner: row.lease_owner }));
-    const moved = await settleDeliveries(t.app.db, [
+    const moved = await settleDeliveries(app.t.app.db, [
       { ...delivered(a!.id, a!.owner), subscriptionId },
       { ...delivered(b!.id, b!.owner), subscriptionId },
       { ...delivered(c!.id, 'someone-else'), subscriptionId },
     ]);
     expect(moved).toEqual([true, true, false]);
-    const states = new Map((await deliveriesOf(t.app.db, subscriptionId)).map((d) => [Number(d.id), d.state as string]));
+    const states = new Map((await deliveriesOf(app.t.app.db, subscriptionId)).map((d) => [Number(d.id), d.state as string]));
     expect([states.get(a!.id), states.get(b!.id), states.get(c!.id)]).toEqual(['delivered', 'delivered', 'pending']);
     // The attempt under a lost lease is still kept in the log.
     expect((await attemptsFor([a!.id, b!.id, c!.id])).length).toBe(3);
   });
 
   it('a batch that cannot be written records nothing: its deliveries keep their leases and are sent again, never lost', async () => {
-    const token = await t.token({ type: 'developer', companyId: 1 });
-    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/crash`, event: 'timesheet', eventType: 'created' });
-    await importTimesheets(t.app.db, [9811, 9812].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
+    const token = await app.t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(app.t, token, { subscriberId: 302, uri: `${app.receiver.url}/crash`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(app.t.app.db, [9811, 9812].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
     const rows = (await dispatcher('doomed').claim(10, 300)).filter((row) => Number(row.subscription_id) === subscriptionId);
     expect(rows).toHaveLength(2);
     const [a, b] = rows.map((row) => ({ id: Number(row.id), owner: row.lease_owner }));
     // The second record's attempt points at no delivery: the transaction fails part-way.
     await expect(
-      settleDeliveries(t.app.db, [
+      settleDeliveries(app.t.app.db, [
         { ...delivered(a!.id, a!.owner), subscriptionId },
         { ...delivered(b!.id, b!.owner, 99_999_999), subscriptionId },
       ]),
     ).rejects.toThrow();
-    const after = await deliveriesOf(t.app.db, subscriptionId);
+    const after = await deliveriesOf(app.t.app.db, subscriptionId);
     expect(after.map((d) => [d.state, d.lease_owner])).toEqual([
       ['pending', a!.owner],
       ['pending', b!.owner],
@@ -70,11 +62,11 @@ describe('attempts recorded in shared transactions', () => {
     const survivor = dispatcher('survivor');
     survivor.start();
     try {
-      await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'redelivery after the leases expire');
+      await waitFor(async () => (await deliveriesOf(app.t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'redelivery after the leases expire');
     } finally {
       await survivor.stop();
     }
-    const ids = new Set(receiver.received.filter((r) => r.path === '/crash').map((r) => r.headers['webhook-id']));
+    const ids = new Set(app.receiver.received.filter((r) => r.path === '/crash').map((r) => r.headers['webhook-id']));
     expect(ids).toEqual(new Set(rows.map((row) => row.webhook_id)));
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { importData } from '../../src/import/import-data.js';
 import { emitImportEvents } from '../../src/import/events.js';
 import type { Db } from '../../src/shared/db/knex.js';
@@ -103,16 +103,45 @@ export async function subscribe(
  * A webhook app with its own dispatcher stopped, and a receiver: for tests that play the
  * dispatcher themselves (`dispatcherOf`). `close` closes both.
  */
-export async function startAppWithoutDispatcher(): Promise<{ t: TestApp; receiver: Receiver; close(): Promise<void> }> {
-  const t = await startWebhookApp();
-  const receiver = await startReceiver();
-  await t.app.webhooks.dispatcher.stop();
+/**
+ * Settings for following rows leased ahead: one send at a time per destination and
+ * subscription, no poll during a test, and a lease long enough that nothing expires by itself.
+ */
+export const ONE_SEND_PER_DESTINATION = {
+  WEBHOOK_POLL_INTERVAL_MS: '60000',
+  WEBHOOK_CONCURRENCY: '8',
+  WEBHOOK_CONCURRENCY_PER_HOST: '1',
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '1',
+  WEBHOOK_TIMEOUT_MS: '10000',
+  WEBHOOK_LEASE_MS: '60000',
+};
+
+/**
+ * A test app whose own dispatcher is stopped (the suite plays the dispatchers itself) and a
+ * receiver, started before the suite's tests and closed after them.
+ */
+export function appWithoutDispatcher(): { readonly t: TestApp; readonly receiver: Receiver } {
+  let started: { t: TestApp; receiver: Receiver } | undefined;
+  beforeAll(async () => {
+    const t = await startWebhookApp();
+    const receiver = await startReceiver();
+    await t.app.webhooks.dispatcher.stop();
+    started = { t, receiver };
+  });
+  afterAll(async () => {
+    await started?.receiver.close();
+    await started?.t.close();
+  });
+  const current = () => {
+    if (!started) throw new Error('the app starts before the suite runs');
+    return started;
+  };
   return {
-    t,
-    receiver,
-    close: async () => {
-      await receiver.close();
-      await t.close();
+    get t() {
+      return current().t;
+    },
+    get receiver() {
+      return current().receiver;
     },
   };
 }
