@@ -5,6 +5,7 @@ import type { GraphQLExecutor } from '../config.js';
 import type { Principal } from '../shared/principal.js';
 import type { GraphQLContext } from './context.js';
 import { tagRequestId, type MaskError } from './error-masking.js';
+import { releaseRequestCaches } from './request-caches.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 /** One operation to run on behalf of a caller who is already authenticated. */
@@ -63,6 +64,7 @@ export function executorOf(yoga: YogaApp, options?: ExecutorOptions): Execute {
     const serverContext: ServerContext = { principal: request.principal, requestId: request.requestId };
     const contextValue = Object.assign(serverContext, contextOf(serverContext));
     const result = await read.query.query(undefined, contextValue, request.variables ?? {});
+    releaseRequestCaches(contextValue);
     // Without data the variables were refused before anything ran; an error without an original
     // is graphql-jit's own (a null in a non-null field, a value a scalar cannot serialise). Both
     // are worded and masked by graphql-js, so the standard executor answers them.
@@ -85,6 +87,7 @@ function standardExecutor(yoga: YogaApp): Execute {
       operationName,
       contextValue,
     })) as ExecutionResult;
+    releaseRequestCaches(contextValue);
     tagRequestId(result.errors as readonly GraphQLError[] | undefined, requestId);
     return result;
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGraphQLError, isAsyncIterable } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { runCallerOperation, type CallerParams, type CallerResult, type RequestFacts } from './execute.js';
 import type { KnownQueryLane } from './known-query-lane.js';
@@ -189,10 +189,19 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     return [createGraphQLError(message, { originalError: masked instanceof Error ? masked : undefined })];
   };
 
-  const run = async (params: CallerParams, request: RequestFacts, context: ServerContext): Promise<CallerResult> => {
+  /** The lane's answer, or undefined when it hands the request back (a throw included: yoga's stage answers what went wrong). */
+  const laneAnswer = async (params: CallerParams, context: ServerContext): Promise<ExecutionResult | undefined> => {
+    if (!options.lane) return undefined;
     try {
-      const known = options.lane?.(params, request, context);
-      const answered = known && (await known);
+      return await options.lane(params, context);
+    } catch {
+      return undefined;
+    }
+  };
+
+  const run = async (params: CallerParams, request: RequestFacts, context: ServerContext, tryLane: boolean): Promise<CallerResult> => {
+    try {
+      const answered = tryLane ? await laneAnswer(params, context) : undefined;
       if (answered) return answered;
       return await runCallerOperation(yoga, params, request, context);
     } catch (error) {
@@ -227,6 +236,37 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     return answer;
   };
 
+  /**
+   * What yoga's result stage answers a result without errors with, by Accept header: the
+   * status and headers it chose the first time, kept once its body was the result's JSON. The
+   * hooks choose the processor from the Accept header alone and act on nothing else for such a
+   * result (error-masking.ts, armor.ts), so a known query's answer skips them from then on.
+   * Bounded, since the values are the caller's.
+   */
+  const successAnswers = new Map<string, Answer['init']>();
+
+  const write = (res: ServerResponse, answer: Answer): void => {
+    // Header names as yoga's node adapter writes them: as the result processor spelled them.
+    const headers: Record<string, string | number> = { ...answer.init.headers };
+    if (answer.body !== null) headers['content-length'] = Buffer.byteLength(answer.body);
+    res.writeHead(answer.init.status ?? 200, headers);
+    res.end(answer.body ?? undefined);
+  };
+
+  /** Answers a known query's result (no errors: the lane hands those back) as yoga's result stage would. */
+  const answerSuccess = async (req: IncomingMessage, result: ExecutionResult, serverContext: () => ServerContext): Promise<Answer> => {
+    const key = req.headers.accept ?? '';
+    const body = JSON.stringify(result);
+    const init = successAnswers.get(key);
+    if (init) return new Answer(body, init);
+    const answer = await answerOf(requestFacts(req), result, serverContext());
+    if (answer.body === body && (answer.init.status ?? 200) === 200) {
+      if (successAnswers.size >= ACCEPT_MEMO_SIZE) successAnswers.clear();
+      successAnswers.set(key, answer.init);
+    }
+    return answer;
+  };
+
   return async (req, res, context, body) => {
     if (context.liveStream || !acceptsJsonMemo(req.headers.accept)) return false;
     let params: CallerParams | CallerParams[] | undefined;
@@ -234,22 +274,28 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     else if (req.method === 'POST' && body !== undefined && isJsonPost(req.headers['content-type'])) params = paramsOfBody(body, options.batchLimit);
     if (params === undefined) return false;
 
-    const request = requestFacts(req);
     // yoga's node adapter adds the node request and response to what the server passes in.
-    const serverContext: ServerContext = { ...context, req, res } as ServerContext;
+    const serverContextOf = () => ({ ...context, req, res }) as ServerContext;
+    if (!Array.isArray(params)) {
+      const answered = await laneAnswer(params, context);
+      if (answered) {
+        write(res, await answerSuccess(req, answered, serverContextOf));
+        return true;
+      }
+    }
+    const serverContext = serverContextOf();
+
+    const request = requestFacts(req);
     let result: unknown;
     if (Array.isArray(params)) {
-      result = await Promise.all(params.map((one) => run(one, request, Object.create(serverContext) as ServerContext)));
+      result = await Promise.all(params.map((one) => run(one, request, Object.create(serverContext) as ServerContext, true)));
     } else {
-      result = await run(params, request, serverContext);
+      // The lane has had it: yoga's stage answers.
+      result = await run(params, request, serverContext, false);
     }
     const answer = await answerOf(request, result, serverContext);
     if (isAsyncIterable(result)) void (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();
-    // Header names as yoga's node adapter writes them: as the result processor spelled them.
-    const headers: Record<string, string | number> = { ...answer.init.headers };
-    if (answer.body !== null) headers['content-length'] = Buffer.byteLength(answer.body);
-    res.writeHead(answer.init.status ?? 200, headers);
-    res.end(answer.body ?? undefined);
+    write(res, answer);
     return true;
   };
 }

@@ -2,8 +2,9 @@ import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from './context.js';
 import { runCompiled, type CompiledOutcome } from './compiled-run.js';
 import { costOverLimit } from './cost.js';
-import type { CallerParams, RequestFacts } from './execute.js';
+import type { CallerParams } from './execute.js';
 import type { KnownQueries } from './known-queries.js';
+import { releaseRequestCaches } from './request-caches.js';
 import type { ServerContext } from './yoga.js';
 
 export interface KnownQueryLaneOptions {
@@ -19,7 +20,7 @@ export interface KnownQueryLaneOptions {
  * Answers a request for a known query (known-queries.ts), or resolves undefined, having written
  * nothing, for yoga's per-operation stage to answer it.
  */
-export type KnownQueryLane = (params: CallerParams, request: RequestFacts, serverContext: ServerContext) => Promise<ExecutionResult | undefined> | undefined;
+export type KnownQueryLane = (params: CallerParams, serverContext: ServerContext) => Promise<ExecutionResult | undefined> | undefined;
 
 /**
  * The known queries' own lane through /graphql. yoga's stage parses and validates a text once
@@ -28,19 +29,22 @@ export type KnownQueryLane = (params: CallerParams, request: RequestFacts, serve
  * GET, a subscription). What it does for every request is what this lane does, in its order:
  *
  * 1. the cost, with the request's variables, is checked against the limit (cost.ts); over it goes back to yoga's stage, which refuses it;
- * 2. the context is yoga's: the server's, the request and its parameters, then the context factory's fields;
+ * 2. the context is built by yoga's context factory from the caller and the request id, as the
+ *    REST reads build theirs (execute.ts); the node request and response, and the parameters,
+ *    which yoga adds for its own hooks, are left out: no resolver reads them, and a context that
+ *    holds them keeps them alive through the plugins' caches (request-caches.ts);
  * 3. the compiled operation runs as compiled-caller-queries.ts runs it (compiled-run.ts): graphql-js
  *    coerces the variables first, and refused ones go back to yoga's stage, which words the refusal.
  *
  * A result with any error, or a throw, is handed back as well: yoga's stage runs the operation
  * again and answers it, so an error is always worded, located and masked by graphql-js and yoga.
- * The answer's status, headers and body are made by yoga's result stage, as for every request the
- * transport takes (http-transport.ts). test/graphql/transport-equality.test.ts sends its corpus
- * through the lane and compares each answer with yoga's to the byte.
+ * test/graphql/transport-equality.test.ts sends its corpus through the lane and compares each
+ * answer with yoga's to the byte.
  */
 export function knownQueryLane(options: KnownQueryLaneOptions): KnownQueryLane {
   const { known, schema, maxCost, contextOf } = options;
-  const settle = (outcome: CompiledOutcome): ExecutionResult | undefined => {
+  const settle = (contextValue: object, outcome: CompiledOutcome): ExecutionResult | undefined => {
+    releaseRequestCaches(contextValue);
     if (typeof outcome === 'string') {
       known.counts.handedBack++;
       return undefined;
@@ -48,15 +52,17 @@ export function knownQueryLane(options: KnownQueryLaneOptions): KnownQueryLane {
     known.counts.answered++;
     return outcome;
   };
-  return (params, request, serverContext) => {
+  return (params, serverContext) => {
     const query = known.find(params.query, params.operationName);
     if (!query) return undefined;
     // Over the limit is refused by yoga's stage, so the request is handed back like a failure.
-    if (costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined) return Promise.resolve(settle('failed'));
-    // yoga adds the request and its parameters to the server's context, then the factory's fields.
-    const contextValue = Object.assign(serverContext, { request, params });
-    Object.assign(contextValue, contextOf(contextValue));
+    if (costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined) {
+      known.counts.handedBack++;
+      return Promise.resolve(undefined);
+    }
+    const base: ServerContext = { principal: serverContext.principal, requestId: serverContext.requestId };
+    const contextValue = Object.assign(base, contextOf(serverContext));
     const outcome = runCompiled(schema, query.operation, query.compiled, contextValue, params.variables);
-    return outcome instanceof Promise ? outcome.then(settle) : Promise.resolve(settle(outcome));
+    return outcome instanceof Promise ? outcome.then((done) => settle(contextValue, done)) : Promise.resolve(settle(contextValue, outcome));
   };
 }

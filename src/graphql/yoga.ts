@@ -5,6 +5,7 @@ import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
 import { compiledCallerQueries } from './compiled-caller-queries.js';
+import { requestCacheKey } from './request-caches.js';
 import type { CompiledDocuments } from './compiled-documents.js';
 import type { KnownQueries } from './known-queries.js';
 import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
@@ -38,7 +39,8 @@ export function graphqlContextOf(services: Services): (serverContext: ServerCont
   return ({ principal, liveStream }) => {
     // The HTTP layer never lets an unauthenticated request reach execution.
     if (!principal) throw new Error('request reached GraphQL without a principal');
-    return { principal, services, liveStream };
+    // A key of its own for the plugins' per-request caches, released by whoever runs the operation (request-caches.ts).
+    return { principal, services, liveStream, ...requestCacheKey() };
   };
 }
 

@@ -13,30 +13,72 @@ function declaresNoBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
-/** Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** What a request that closes before its body ends is refused with, as node's stream helpers word it. */
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/**
+ * Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE; a
+ * request that closes or fails before its body ends is refused with that error.
+ *
+ * The chunks are taken from the stream's events rather than through an async iterator, which
+ * costs a promise per chunk and keeps the request reachable across event-loop turns.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declaresNoBody(req)) {
     // Nothing to wait for: let the stream end by itself instead of iterating over it.
     req.resume();
-    return NO_BODY;
+    return Promise.resolve(NO_BODY);
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
+    return Promise.reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      req.resume();
-      throw apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  if (req.readableEnded) return Promise.resolve(NO_BODY);
+  if (req.destroyed) return Promise.reject(prematureClose());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.resume();
+        // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
+        // its 413 answered; one still arriving is not waited for (the connection closes).
+        setImmediate(() => {
+          if (!req.complete) req.destroy();
+          reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
+        });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => {
+      stop();
+      reject(prematureClose());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** Reads the whole body (see readBody) and lets it through only as UTF-8: see utf8Body. */

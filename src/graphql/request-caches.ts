@@ -1,0 +1,33 @@
+import { contextCacheSymbol } from '@pothos/core';
+
+/**
+ * The per-request caches of the schema's plugins (data loaders, scope results, node lookups) are
+ * kept in WeakMaps owned by the plugins, keyed by the context's `contextCacheSymbol` property
+ * when it has one, else by the context itself.
+ *
+ * V8's young-generation collector keeps a WeakMap entry whose key is young alive as long as its
+ * value is reachable, and every cached value points back at the context (a loader calls its
+ * batch function with it). A context used as the key therefore outlives its request until the
+ * next full collection: the context, its loaders and their rows (and whatever else the context
+ * holds) are copied through the young generation and promoted into the old one, which then
+ * needs full collections more often (bench/README.md, round four).
+ *
+ * Giving the context a key of its own, and a new one once the request is answered, lets the old
+ * key die at the next young collection, and the entries with it. A resolver that ran after the
+ * release would find empty caches and load again: correct, only slower.
+ */
+export interface WithRequestCaches {
+  [contextCacheSymbol]: object;
+}
+
+/** The property a context is created with, so its plugin caches have a key of their own. */
+export function requestCacheKey(): WithRequestCaches {
+  return { [contextCacheSymbol]: {} };
+}
+
+/** Ends a request's plugin caches: call once its result is complete. */
+export function releaseRequestCaches(context: unknown): void {
+  if (typeof context === 'object' && context !== null && contextCacheSymbol in context) {
+    (context as WithRequestCaches)[contextCacheSymbol] = {};
+  }
+}
