@@ -87,7 +87,6 @@ function standardExecutor(yoga: YogaApp): Execute {
       operationName,
       contextValue,
     })) as ExecutionResult;
-    releaseRequestCaches(contextValue);
     tagRequestId(result.errors as readonly GraphQLError[] | undefined, requestId);
     return result;
   };

@@ -1,4 +1,5 @@
 import { contextCacheSymbol } from '@pothos/core';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 /**
  * The per-request caches of the schema's plugins (data loaders, scope results, node lookups) are
@@ -30,4 +31,20 @@ export function releaseRequestCaches(context: unknown): void {
   if (typeof context === 'object' && context !== null && contextCacheSymbol in context) {
     (context as WithRequestCaches)[contextCacheSymbol] = {};
   }
+}
+
+/**
+ * yoga's side: once an operation run by yoga's stage has its result, its caches are released. A
+ * stream keeps them, since its events run with the same context until it ends.
+ */
+export function releaseRequestCachesPlugin(): Plugin {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          if (!isAsyncIterable(result)) releaseRequestCaches(args.contextValue);
+        },
+      };
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { GraphQLContext, Services } from './context.js';
 import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
 import { compiledCallerQueries } from './compiled-caller-queries.js';
-import { requestCacheKey } from './request-caches.js';
+import { releaseRequestCachesPlugin, requestCacheKey } from './request-caches.js';
 import type { CompiledDocuments } from './compiled-documents.js';
 import type { KnownQueries } from './known-queries.js';
 import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
@@ -47,7 +47,7 @@ export function graphqlContextOf(services: Services): (serverContext: ServerCont
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    plugins: [...armorPlugins(options.limits), requestIdPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments, options.knownQueries)] : [])],
+    plugins: [...armorPlugins(options.limits), requestIdPlugin(), releaseRequestCachesPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments, options.knownQueries)] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Services } from '../../src/graphql/context.js';
 import { KnownQueries } from '../../src/graphql/known-queries.js';
 import { knownQueryLane } from '../../src/graphql/known-query-lane.js';
-import { releaseRequestCaches } from '../../src/graphql/request-caches.js';
+import { releaseRequestCaches, releaseRequestCachesPlugin } from '../../src/graphql/request-caches.js';
 import { schema } from '../../src/graphql/schema.js';
 import { graphqlContextOf, type ServerContext } from '../../src/graphql/yoga.js';
 import type { Principal } from '../../src/shared/principal.js';
@@ -70,5 +70,24 @@ describe('request caches', () => {
     expect(context.requestId).toBe('r-1');
     expect(key).toBeDefined();
     expect(context[contextCacheSymbol]).not.toBe(key);
+  });
+
+  it("releases an operation's caches in yoga's stage once it has a result, and keeps a stream's", () => {
+    const contextOf = graphqlContextOf(services);
+    const plugin = releaseRequestCachesPlugin();
+    type Hooks = { onExecuteDone(payload: { result: unknown }): void };
+    const done = (context: object, result: unknown) => {
+      const hooks = plugin.onExecute!({ args: { contextValue: context } } as never) as unknown as Hooks;
+      hooks.onExecuteDone({ result });
+    };
+    const query = contextOf({ principal });
+    const queryKey = (query as never)[contextCacheSymbol];
+    done(query, { data: {} });
+    expect((query as never)[contextCacheSymbol]).not.toBe(queryKey);
+
+    const stream = contextOf({ principal });
+    const streamKey = (stream as never)[contextCacheSymbol];
+    done(stream, { async *[Symbol.asyncIterator]() {} });
+    expect((stream as never)[contextCacheSymbol]).toBe(streamKey);
   });
 });
