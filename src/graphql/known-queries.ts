@@ -40,12 +40,18 @@ export class KnownQueries {
     return this.texts.size;
   }
 
+  /** The entry last moved to the end of the map's order: asked for again, it need not move. */
+  private newest: Map<string | null, KnownQuery> | undefined;
+
   find(text: string, operationName: string | null | undefined): KnownQuery | undefined {
     const operations = this.texts.get(text);
     if (!operations) return undefined;
-    // Most recently used last: re-inserting moves it to the end of the map's order.
-    this.texts.delete(text);
-    this.texts.set(text, operations);
+    if (operations !== this.newest) {
+      // Most recently used last: re-inserting moves it to the end of the map's order.
+      this.texts.delete(text);
+      this.texts.set(text, operations);
+      this.newest = operations;
+    }
     return operations.get(operationName ?? null);
   }
 
@@ -58,6 +64,7 @@ export class KnownQueries {
       }
       operations = new Map();
       this.texts.set(text, operations);
+      this.newest = operations;
     }
     operations.set(operationName ?? null, query);
   }
