@@ -1,4 +1,5 @@
-import type { Queryable } from '../shared/db/knex.js';
+import type { Db, Queryable } from '../shared/db/knex.js';
+import { withStatements } from '../shared/db/statements.js';
 
 /** Keys per statement: well under both backends' parameter limits. */
 const KEYS_PER_STATEMENT = 500;
@@ -59,13 +60,18 @@ export async function insertEvent(trx: Queryable, event: EventInsert): Promise<n
   return Number(typeof inserted === 'object' ? inserted.id : inserted);
 }
 
+const STORE_PAYLOAD = 'UPDATE webhook_events SET payload = ? WHERE id = ? AND payload IS NULL';
+const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
+
 /**
  * Stores a rendered body on its event unless one is there already, and returns the body the event
- * keeps: the first one stored wins, so every attempt and subscription sends the same bytes.
+ * keeps: the first one stored wins, so every attempt and subscription sends the same bytes. Fixed
+ * statements (no query built per call): the dispatcher stores one body per event it sends.
  */
-export async function storePayloadOnce(db: Queryable, eventId: number, body: string): Promise<string> {
-  const updated = await db('webhook_events').where({ id: eventId }).whereNull('payload').update({ payload: body });
-  if (updated > 0) return body;
-  const row = (await db('webhook_events').where({ id: eventId }).first('payload')) as { payload: string | null } | undefined;
-  return row?.payload ?? body;
+export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
+  return withStatements(db, { transaction: false }, async (sql) => {
+    if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
+    const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+    return (row?.payload as string | null | undefined) ?? body;
+  });
 }

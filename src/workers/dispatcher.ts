@@ -38,6 +38,14 @@ export interface DispatcherOptions {
 
 type ClaimedRow = LeasedDelivery;
 
+/** A top-up asked for by answered sends to one destination. */
+interface TopUp {
+  /** Subscriptions seen sending there. */
+  subscriptions: Set<number>;
+  /** The longest of those sends, in ms: how many rows are worth leasing ahead (LeasedBuffer.boundFor). */
+  answerMs: number;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Claims in a row while rows are being held back by caps and the pool still has room. */
@@ -103,13 +111,12 @@ export class Dispatcher {
   /** Records of delivered sends queued in `settles` whose slots were freed before they were written. */
   private deferredSettles = 0;
   private readonly buffer: LeasedBuffer;
-  /** A top-up is due when a destination's buffer is down to this many rows. */
-  private readonly topUpAt: number;
   /**
-   * Destinations whose send was just answered while their buffer ran low, with the
-   * subscriptions seen sending there: the next claim sequence leases rows ahead for them.
+   * Destinations whose send was just answered while their buffer ran low (down to half of what
+   * their pace allows, LeasedBuffer.boundFor), with the subscriptions seen sending there and the
+   * longest of those sends: the next claim sequence leases rows ahead for them.
    */
-  private readonly topUps = new Map<string, Set<number>>();
+  private readonly topUps = new Map<string, TopUp>();
   /** Destinations whose last top-up found fewer due rows than it asked for: none again until the next poll or wake. */
   private readonly drained = new Set<string>();
   private stopped = true;
@@ -131,7 +138,6 @@ export class Dispatcher {
       delayMs: Math.min(SETTLE_DELAY_MS, Math.floor(this.config.leaseMs / 10)),
     });
     this.buffer = new LeasedBuffer(bufferLimitsFor(this.config));
-    this.topUpAt = Math.floor(this.buffer.limits.perHost / 2);
   }
 
   start(): void {
@@ -298,11 +304,11 @@ export class Dispatcher {
     const wanted = [...this.topUps];
     this.topUps.clear();
     let added = false;
-    for (const [host, subscriptions] of wanted) {
+    for (const [host, { subscriptions, answerMs }] of wanted) {
       // The last free slot is left to claims: with none to spare, nothing is leased ahead.
       if (this.stopped || this.slots.free <= 1) break;
-      if (this.drained.has(host) || this.buffer.count(host) > this.topUpAt) continue;
-      const limit = this.buffer.room(host);
+      if (this.drained.has(host) || this.running(host, answerMs)) continue;
+      const limit = this.buffer.roomAtPace(host, answerMs);
       if (limit <= 0) continue;
       const nowMs = this.now();
       const token = `${this.owner}:${randomUUID()}`;
@@ -331,17 +337,25 @@ export class Dispatcher {
     return added;
   }
 
-  /** A send to `row`'s destination was answered: if its buffer is low, ask for a top-up. */
-  private noteAnswered(row: ClaimedRow): void {
+  /** Whether `host` still holds more than half of what its pace allows: no top-up yet. */
+  private running(host: string, answerMs: number): boolean {
+    return this.buffer.count(host) > Math.floor(this.buffer.boundFor(answerMs) / 2);
+  }
+
+  /** A send to `row`'s destination was answered after `answerMs`: if its buffer is low, ask for a top-up. */
+  private noteAnswered(row: ClaimedRow, answerMs: number): void {
     if (this.buffer.limits.perHost === 0) return;
     const host = destinationOf(row.uri);
-    if (this.buffer.count(host) > this.topUpAt || this.drained.has(host)) return;
-    let subscriptions = this.topUps.get(host);
-    if (!subscriptions) {
+    if (this.drained.has(host)) return;
+    let topUp = this.topUps.get(host);
+    const slowest = Math.max(answerMs, topUp?.answerMs ?? 0);
+    if (topUp) topUp.answerMs = slowest;
+    if (this.running(host, slowest)) return;
+    if (!topUp) {
       if (this.topUps.size >= MAX_TOP_UP_HOSTS) return;
-      this.topUps.set(host, (subscriptions = new Set()));
+      this.topUps.set(host, (topUp = { subscriptions: new Set(), answerMs: slowest }));
     }
-    if (subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) subscriptions.add(Number(row.subscription_id));
+    if (topUp.subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) topUp.subscriptions.add(Number(row.subscription_id));
   }
 
   /** Hands leases of held rows back (best effort: a lease not given back just expires). */
@@ -496,7 +510,7 @@ export class Dispatcher {
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     recordWebhookAttempt(ok);
     // Rows are leased ahead only for a destination that answers.
-    if (outcome.status !== null) this.noteAnswered(row);
+    if (outcome.status !== null) this.noteAnswered(row, outcome.durationMs);
     if (ok) {
       await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null }, queued);
       return;
