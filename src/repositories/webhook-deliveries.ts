@@ -236,7 +236,7 @@ function leaseOfSubscriptionsSql(subscriptions: number, postgres: boolean): stri
     ` AND +subscription_id IN (${placeholders(subscriptions)})` +
     ' ORDER BY next_attempt_at LIMIT ?' +
     (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
-    ') RETURNING id, subscription_id, next_attempt_at'
+    ') RETURNING id, subscription_id, next_attempt_at, event_id'
   );
 }
 
@@ -244,6 +244,7 @@ export interface LeasedId {
   id: number;
   subscriptionId: number;
   nextAttemptAt: string;
+  eventId: number;
 }
 
 /** Leases up to `limit` due deliveries of `subscriptions`, oldest first, in one statement. */
@@ -262,7 +263,12 @@ export async function leaseDueOfSubscriptions(
       lease.limit,
     ]),
   );
-  return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    subscriptionId: Number(row.subscription_id),
+    nextAttemptAt: String(row.next_attempt_at),
+    eventId: Number(row.event_id),
+  }));
 }
 
 /**

@@ -75,3 +75,54 @@ export async function storePayloadOnce(db: Db, eventId: number, body: string): P
     return (row?.payload as string | null | undefined) ?? body;
   });
 }
+
+/** An event whose body is not stored yet: what rendering it needs. */
+export interface UnrenderedEvent {
+  eventId: number;
+  event: string;
+  eventType: string;
+  companyId: number;
+  recordId: number;
+  occurredAt: string;
+}
+
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+
+/** Those of `eventIds` with no body stored yet, with what rendering them needs (one statement). */
+export async function unrenderedEvents(db: Db, eventIds: readonly number[]): Promise<UnrenderedEvent[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await withStatements(db, { transaction: false }, (sql) =>
+    sql.all(
+      `SELECT id, event, event_type, company_id, record_id, occurred_at FROM webhook_events WHERE payload IS NULL AND id IN (${placeholders(eventIds.length)})`,
+      eventIds,
+    ),
+  );
+  return rows.map((row) => ({
+    eventId: Number(row.id),
+    event: String(row.event),
+    eventType: String(row.event_type),
+    companyId: Number(row.company_id),
+    recordId: Number(row.record_id),
+    occurredAt: String(row.occurred_at),
+  }));
+}
+
+/**
+ * storePayloadOnce for several events in one transaction (one commit instead of one each);
+ * returns, in order, the body each event keeps.
+ */
+export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[]): Promise<string[]> {
+  if (bodies.length === 0) return [];
+  return withStatements(db, { transaction: true }, async (sql) => {
+    const kept: string[] = [];
+    for (const { eventId, body } of bodies) {
+      if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) {
+        kept.push(body);
+        continue;
+      }
+      const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+      kept.push((row?.payload as string | null | undefined) ?? body);
+    }
+    return kept;
+  });
+}

@@ -11,6 +11,7 @@ import {
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
+import { unrenderedEvents, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
@@ -93,6 +94,7 @@ export class Dispatcher {
   private readonly now: () => number;
   readonly owner: string;
   private readonly slots: DeliverySlots;
+  /** Sends under way, and bodies being rendered ahead (renderAhead): stop() waits for both. */
   private readonly sending = new Set<Promise<void>>();
   private pool: ConnectionPool;
   private timer: NodeJS.Timeout | null = null;
@@ -333,6 +335,8 @@ export class Dispatcher {
       );
       await this.giveBack(refused);
       added ||= leased.length > refused.length;
+      const refusedIds = new Set(refused.map((row) => row.id));
+      await this.renderAhead(leased.filter((row) => !refusedIds.has(row.id)).map((row) => row.eventId));
     }
     return added;
   }
@@ -340,6 +344,26 @@ export class Dispatcher {
   /** Whether `host` still holds more than half of what its pace allows: no top-up yet. */
   private running(host: string, answerMs: number): boolean {
     return this.buffer.count(host) > Math.floor(this.buffer.boundFor(answerMs) / 2);
+  }
+
+  /**
+   * Starts rendering the bodies of the events of rows just leased ahead that have none stored
+   * yet, all stored in one transaction (PayloadRenderer.renderAhead): their sends, moments later,
+   * find them rendered or under way. Not awaited beyond finding the events; stop() waits for it.
+   */
+  private async renderAhead(eventIds: readonly number[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    let events: UnrenderedEvent[];
+    try {
+      events = await unrenderedEvents(this.db, [...new Set(eventIds)]);
+    } catch (error) {
+      // Each send renders its own body, as without this.
+      console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      return;
+    }
+    if (events.length === 0) return;
+    const rendering = this.options.renderer.renderAhead(events).finally(() => this.sending.delete(rendering));
+    this.sending.add(rendering);
   }
 
   /** A send to `row`'s destination was answered after `answerMs`: if its buffer is low, ask for a top-up. */
