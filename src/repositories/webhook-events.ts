@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
-import { withStatements } from '../shared/db/statements.js';
+import { withStatements, type Statements } from '../shared/db/statements.js';
 
 /** Keys per statement: well under both backends' parameter limits. */
 const KEYS_PER_STATEMENT = 500;
@@ -108,12 +108,12 @@ export async function unrenderedEvents(db: Db, eventIds: readonly number[]): Pro
 }
 
 /**
- * storePayloadOnce for several events in one transaction (one commit instead of one each);
- * returns, in order, the body each event keeps.
+ * storePayloadOnce for several events in one transaction (one commit instead of one each), or
+ * with `statements`, in a transaction under way; returns, in order, the body each event keeps.
  */
-export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[]): Promise<string[]> {
+export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[], statements?: Statements): Promise<string[]> {
   if (bodies.length === 0) return [];
-  return withStatements(db, { transaction: true }, async (sql) => {
+  const run = async (sql: Statements) => {
     const kept: string[] = [];
     for (const { eventId, body } of bodies) {
       if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) {
@@ -124,5 +124,6 @@ export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: numb
       kept.push((row?.payload as string | null | undefined) ?? body);
     }
     return kept;
-  });
+  };
+  return statements ? run(statements) : withStatements(db, { transaction: true }, run);
 }

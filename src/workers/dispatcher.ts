@@ -11,10 +11,11 @@ import {
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
-import { unrenderedEvents, type UnrenderedEvent } from '../repositories/webhook-events.js';
+import { storePayloadsOnce, unrenderedEvents, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
+import type { Statements } from '../shared/db/statements.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import { ConnectionPool } from '../webhooks/connection-pool.js';
@@ -109,7 +110,8 @@ export class Dispatcher {
    * host at its cap with a long backlog cost a scan of that backlog for every send that finished.
    */
   private exhaustedExcluding: Set<number> | null = null;
-  private readonly settles: SettleQueue<Settlement>;
+  /** Attempt records, and the leases ahead and stored bodies that share their transactions. */
+  private readonly settles: SettleQueue<Settlement, Statements>;
   /** Records of delivered sends queued in `settles` whose slots were freed before they were written. */
   private deferredSettles = 0;
   private readonly buffer: LeasedBuffer;
@@ -134,7 +136,7 @@ export class Dispatcher {
       perHost: this.config.concurrencyPerHost,
     });
     this.pool = this.newPool();
-    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), {
+    this.settles = new SettleQueue<Settlement, Statements>((batch, riders) => settleDeliveries(this.db, batch, riders), {
       maxBatch: Math.max(this.config.concurrency, MAX_DEFERRED_SETTLES),
       // Well inside the lease, so a record written late never meets another dispatcher's lease.
       delayMs: Math.min(SETTLE_DELAY_MS, Math.floor(this.config.leaseMs / 10)),
@@ -319,13 +321,10 @@ export class Dispatcher {
         if (subscriptions.size >= MAX_TOP_UP_SUBSCRIPTIONS) break;
         subscriptions.add(id);
       }
-      const leased = await leaseDueOfSubscriptions(this.db, {
-        token,
-        now: iso(nowMs),
-        until: iso(nowMs + this.config.leaseMs),
-        limit,
-        subscriptions: [...subscriptions],
-      });
+      // In the transaction of the attempt records waiting (those of the answers that asked for
+      // this top-up, usually): one commit for both.
+      const lease = { token, now: iso(nowMs), until: iso(nowMs + this.config.leaseMs), limit, subscriptions: [...subscriptions] };
+      const leased = await this.settles.alongside((sql) => leaseDueOfSubscriptions(this.db, lease, sql));
       if (leased.length < limit) {
         if (this.drained.size >= MAX_DRAINED_HOSTS) this.drained.clear();
         this.drained.add(host);
@@ -362,7 +361,9 @@ export class Dispatcher {
       return;
     }
     if (events.length === 0) return;
-    const rendering = this.options.renderer.renderAhead(events).finally(() => this.sending.delete(rendering));
+    // The bodies are stored in the next transaction of attempt records.
+    const store = (bodies: readonly { eventId: number; body: string }[]) => this.settles.alongside((sql) => storePayloadsOnce(this.db, bodies, sql));
+    const rendering = this.options.renderer.renderAhead(events, store).finally(() => this.sending.delete(rendering));
     this.sending.add(rendering);
   }
 

@@ -106,8 +106,12 @@ export class PayloadRenderer {
    * (payloadOf). Events known or under way already are left alone. A rendering that fails fails
    * only its own event's deliveries, which render again on their next attempt; a store that
    * fails fails them all, as a failed store of one body does. Resolves when all are settled.
+   * `store` writes the bodies (by default in a transaction of their own).
    */
-  renderAhead(events: readonly EventIdentity[]): Promise<void> {
+  renderAhead(
+    events: readonly EventIdentity[],
+    store: (bodies: readonly { eventId: number; body: string }[]) => Promise<string[]> = (bodies) => storePayloadsOnce(this.db, bodies),
+  ): Promise<void> {
     const wanted = events.filter((e) => !this.recent.has(e.eventId) && !this.rendering.has(e.eventId));
     if (wanted.length === 0) return Promise.resolve();
     const bodies = wanted.map((event) => this.bodyOf(event));
@@ -116,7 +120,7 @@ export class PayloadRenderer {
         const result = results[i]!;
         return result.status === 'fulfilled' ? [{ eventId: event.eventId, body: result.value }] : [];
       });
-      const kept = await storePayloadsOnce(this.db, rendered);
+      const kept = rendered.length > 0 ? await store(rendered) : [];
       return new Map(rendered.map((r, i) => [r.eventId, kept[i]!]));
     });
     const renders = wanted.map((event, i) => {
