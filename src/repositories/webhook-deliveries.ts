@@ -1,5 +1,5 @@
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
-import { withStatements } from '../shared/db/statements.js';
+import { withStatements, type Statements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
@@ -236,7 +236,7 @@ function leaseOfSubscriptionsSql(subscriptions: number, postgres: boolean): stri
     ` AND +subscription_id IN (${placeholders(subscriptions)})` +
     ' ORDER BY next_attempt_at LIMIT ?' +
     (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
-    ') RETURNING id, subscription_id, next_attempt_at'
+    ') RETURNING id, subscription_id, next_attempt_at, event_id'
   );
 }
 
@@ -244,15 +244,20 @@ export interface LeasedId {
   id: number;
   subscriptionId: number;
   nextAttemptAt: string;
+  eventId: number;
 }
 
-/** Leases up to `limit` due deliveries of `subscriptions`, oldest first, in one statement. */
+/**
+ * Leases up to `limit` due deliveries of `subscriptions`, oldest first, in one statement: with
+ * `statements`, those of a transaction under way (it then takes effect when that commits).
+ */
 export async function leaseDueOfSubscriptions(
   db: Db,
   lease: { token: string; now: string; until: string; limit: number; subscriptions: readonly number[] },
+  statements?: Statements,
 ): Promise<LeasedId[]> {
   if (lease.subscriptions.length === 0 || lease.limit <= 0) return [];
-  const rows = await withStatements(db, { transaction: false }, (sql) =>
+  const run = (sql: Statements) =>
     sql.all(leaseOfSubscriptionsSql(lease.subscriptions.length, isPostgres(db)), [
       lease.token,
       lease.until,
@@ -260,9 +265,14 @@ export async function leaseDueOfSubscriptions(
       lease.now,
       ...lease.subscriptions,
       lease.limit,
-    ]),
-  );
-  return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
+    ]);
+  const rows = statements ? await run(statements) : await withStatements(db, { transaction: false }, run);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    subscriptionId: Number(row.subscription_id),
+    nextAttemptAt: String(row.next_attempt_at),
+    eventId: Number(row.event_id),
+  }));
 }
 
 /**
@@ -325,14 +335,20 @@ const DEACTIVATE =
   'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
 
 /**
- * Records attempts and moves their deliveries on, all in one transaction, in the order given.
+ * Records attempts and moves their deliveries on, all in one transaction, in the order given,
+ * after `before` (other work sharing the transaction, run first; its failure fails it all).
  * Each delivery update is conditional on still holding the lease: if it expired and another
  * dispatcher took over, that one owns the row now, the attempt is kept and nothing else
  * changes. Returns, per settlement, whether the delivery moved. A transaction that fails
  * writes nothing: those deliveries keep their leases and are sent again when they expire.
  */
-export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
+export async function settleDeliveries(
+  db: Db,
+  settlements: readonly Settlement[],
+  before: readonly ((sql: Statements) => Promise<void>)[] = [],
+): Promise<boolean[]> {
   return withStatements(db, { transaction: true }, async (sql) => {
+    for (const work of before) await work(sql);
     const moved: boolean[] = [];
     for (const s of settlements) {
       if (s.attempt) {

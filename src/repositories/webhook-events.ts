@@ -1,4 +1,5 @@
-import type { Queryable } from '../shared/db/knex.js';
+import type { Db, Queryable } from '../shared/db/knex.js';
+import { withStatements, type Statements } from '../shared/db/statements.js';
 
 /** Keys per statement: well under both backends' parameter limits. */
 const KEYS_PER_STATEMENT = 500;
@@ -59,13 +60,70 @@ export async function insertEvent(trx: Queryable, event: EventInsert): Promise<n
   return Number(typeof inserted === 'object' ? inserted.id : inserted);
 }
 
+const STORE_PAYLOAD = 'UPDATE webhook_events SET payload = ? WHERE id = ? AND payload IS NULL';
+const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
+
 /**
  * Stores a rendered body on its event unless one is there already, and returns the body the event
- * keeps: the first one stored wins, so every attempt and subscription sends the same bytes.
+ * keeps: the first one stored wins, so every attempt and subscription sends the same bytes. Fixed
+ * statements (no query built per call): the dispatcher stores one body per event it sends.
  */
-export async function storePayloadOnce(db: Queryable, eventId: number, body: string): Promise<string> {
-  const updated = await db('webhook_events').where({ id: eventId }).whereNull('payload').update({ payload: body });
-  if (updated > 0) return body;
-  const row = (await db('webhook_events').where({ id: eventId }).first('payload')) as { payload: string | null } | undefined;
-  return row?.payload ?? body;
+export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
+  return withStatements(db, { transaction: false }, async (sql) => {
+    if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
+    const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+    return (row?.payload as string | null | undefined) ?? body;
+  });
+}
+
+/** An event whose body is not stored yet: what rendering it needs. */
+export interface UnrenderedEvent {
+  eventId: number;
+  event: string;
+  eventType: string;
+  companyId: number;
+  recordId: number;
+  occurredAt: string;
+}
+
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+
+/** Those of `eventIds` with no body stored yet, with what rendering them needs (one statement). */
+export async function unrenderedEvents(db: Db, eventIds: readonly number[]): Promise<UnrenderedEvent[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await withStatements(db, { transaction: false }, (sql) =>
+    sql.all(
+      `SELECT id, event, event_type, company_id, record_id, occurred_at FROM webhook_events WHERE payload IS NULL AND id IN (${placeholders(eventIds.length)})`,
+      eventIds,
+    ),
+  );
+  return rows.map((row) => ({
+    eventId: Number(row.id),
+    event: String(row.event),
+    eventType: String(row.event_type),
+    companyId: Number(row.company_id),
+    recordId: Number(row.record_id),
+    occurredAt: String(row.occurred_at),
+  }));
+}
+
+/**
+ * storePayloadOnce for several events in one transaction (one commit instead of one each), or
+ * with `statements`, in a transaction under way; returns, in order, the body each event keeps.
+ */
+export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[], statements?: Statements): Promise<string[]> {
+  if (bodies.length === 0) return [];
+  const run = async (sql: Statements) => {
+    const kept: string[] = [];
+    for (const { eventId, body } of bodies) {
+      if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) {
+        kept.push(body);
+        continue;
+      }
+      const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+      kept.push((row?.payload as string | null | undefined) ?? body);
+    }
+    return kept;
+  };
+  return statements ? run(statements) : withStatements(db, { transaction: true }, run);
 }

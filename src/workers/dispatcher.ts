@@ -11,9 +11,11 @@ import {
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
+import { storePayloadsOnce, unrenderedEvents, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
+import type { Statements } from '../shared/db/statements.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import { ConnectionPool } from '../webhooks/connection-pool.js';
@@ -37,6 +39,14 @@ export interface DispatcherOptions {
 }
 
 type ClaimedRow = LeasedDelivery;
+
+/** A top-up asked for by answered sends to one destination. */
+interface TopUp {
+  /** Subscriptions seen sending there. */
+  subscriptions: Set<number>;
+  /** The longest of those sends, in ms: how many rows are worth leasing ahead (LeasedBuffer.boundFor). */
+  answerMs: number;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -85,6 +95,7 @@ export class Dispatcher {
   private readonly now: () => number;
   readonly owner: string;
   private readonly slots: DeliverySlots;
+  /** Sends under way, and bodies being rendered ahead (renderAhead): stop() waits for both. */
   private readonly sending = new Set<Promise<void>>();
   private pool: ConnectionPool;
   private timer: NodeJS.Timeout | null = null;
@@ -99,17 +110,17 @@ export class Dispatcher {
    * host at its cap with a long backlog cost a scan of that backlog for every send that finished.
    */
   private exhaustedExcluding: Set<number> | null = null;
-  private readonly settles: SettleQueue<Settlement>;
+  /** Attempt records, and the leases ahead and stored bodies that share their transactions. */
+  private readonly settles: SettleQueue<Settlement, Statements>;
   /** Records of delivered sends queued in `settles` whose slots were freed before they were written. */
   private deferredSettles = 0;
   private readonly buffer: LeasedBuffer;
-  /** A top-up is due when a destination's buffer is down to this many rows. */
-  private readonly topUpAt: number;
   /**
-   * Destinations whose send was just answered while their buffer ran low, with the
-   * subscriptions seen sending there: the next claim sequence leases rows ahead for them.
+   * Destinations whose send was just answered while their buffer ran low (down to half of what
+   * their pace allows, LeasedBuffer.boundFor), with the subscriptions seen sending there and the
+   * longest of those sends: the next claim sequence leases rows ahead for them.
    */
-  private readonly topUps = new Map<string, Set<number>>();
+  private readonly topUps = new Map<string, TopUp>();
   /** Destinations whose last top-up found fewer due rows than it asked for: none again until the next poll or wake. */
   private readonly drained = new Set<string>();
   private stopped = true;
@@ -125,13 +136,12 @@ export class Dispatcher {
       perHost: this.config.concurrencyPerHost,
     });
     this.pool = this.newPool();
-    this.settles = new SettleQueue((batch) => settleDeliveries(this.db, batch), {
+    this.settles = new SettleQueue<Settlement, Statements>((batch, riders) => settleDeliveries(this.db, batch, riders), {
       maxBatch: Math.max(this.config.concurrency, MAX_DEFERRED_SETTLES),
       // Well inside the lease, so a record written late never meets another dispatcher's lease.
       delayMs: Math.min(SETTLE_DELAY_MS, Math.floor(this.config.leaseMs / 10)),
     });
     this.buffer = new LeasedBuffer(bufferLimitsFor(this.config));
-    this.topUpAt = Math.floor(this.buffer.limits.perHost / 2);
   }
 
   start(): void {
@@ -298,11 +308,11 @@ export class Dispatcher {
     const wanted = [...this.topUps];
     this.topUps.clear();
     let added = false;
-    for (const [host, subscriptions] of wanted) {
+    for (const [host, { subscriptions, answerMs }] of wanted) {
       // The last free slot is left to claims: with none to spare, nothing is leased ahead.
       if (this.stopped || this.slots.free <= 1) break;
-      if (this.drained.has(host) || this.buffer.count(host) > this.topUpAt) continue;
-      const limit = this.buffer.room(host);
+      if (this.drained.has(host) || this.running(host, answerMs)) continue;
+      const limit = this.buffer.roomAtPace(host, answerMs);
       if (limit <= 0) continue;
       const nowMs = this.now();
       const token = `${this.owner}:${randomUUID()}`;
@@ -311,13 +321,10 @@ export class Dispatcher {
         if (subscriptions.size >= MAX_TOP_UP_SUBSCRIPTIONS) break;
         subscriptions.add(id);
       }
-      const leased = await leaseDueOfSubscriptions(this.db, {
-        token,
-        now: iso(nowMs),
-        until: iso(nowMs + this.config.leaseMs),
-        limit,
-        subscriptions: [...subscriptions],
-      });
+      // In the transaction of the attempt records waiting (those of the answers that asked for
+      // this top-up, usually): one commit for both.
+      const lease = { token, now: iso(nowMs), until: iso(nowMs + this.config.leaseMs), limit, subscriptions: [...subscriptions] };
+      const leased = await this.settles.alongside((sql) => leaseDueOfSubscriptions(this.db, lease, sql));
       if (leased.length < limit) {
         if (this.drained.size >= MAX_DRAINED_HOSTS) this.drained.clear();
         this.drained.add(host);
@@ -327,21 +334,53 @@ export class Dispatcher {
       );
       await this.giveBack(refused);
       added ||= leased.length > refused.length;
+      const refusedIds = new Set(refused.map((row) => row.id));
+      await this.renderAhead(leased.filter((row) => !refusedIds.has(row.id)).map((row) => row.eventId));
     }
     return added;
   }
 
-  /** A send to `row`'s destination was answered: if its buffer is low, ask for a top-up. */
-  private noteAnswered(row: ClaimedRow): void {
+  /** Whether `host` still holds more than half of what its pace allows: no top-up yet. */
+  private running(host: string, answerMs: number): boolean {
+    return this.buffer.count(host) > Math.floor(this.buffer.boundFor(answerMs) / 2);
+  }
+
+  /**
+   * Starts rendering the bodies of the events of rows just leased ahead that have none stored
+   * yet, all stored in one transaction (PayloadRenderer.renderAhead): their sends, moments later,
+   * find them rendered or under way. Not awaited beyond finding the events; stop() waits for it.
+   */
+  private async renderAhead(eventIds: readonly number[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    let events: UnrenderedEvent[];
+    try {
+      events = await unrenderedEvents(this.db, [...new Set(eventIds)]);
+    } catch (error) {
+      // Each send renders its own body, as without this.
+      console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      return;
+    }
+    if (events.length === 0) return;
+    // The bodies are stored in the next transaction of attempt records.
+    const store = (bodies: readonly { eventId: number; body: string }[]) => this.settles.alongside((sql) => storePayloadsOnce(this.db, bodies, sql));
+    const rendering = this.options.renderer.renderAhead(events, store).finally(() => this.sending.delete(rendering));
+    this.sending.add(rendering);
+  }
+
+  /** A send to `row`'s destination was answered after `answerMs`: if its buffer is low, ask for a top-up. */
+  private noteAnswered(row: ClaimedRow, answerMs: number): void {
     if (this.buffer.limits.perHost === 0) return;
     const host = destinationOf(row.uri);
-    if (this.buffer.count(host) > this.topUpAt || this.drained.has(host)) return;
-    let subscriptions = this.topUps.get(host);
-    if (!subscriptions) {
+    if (this.drained.has(host)) return;
+    let topUp = this.topUps.get(host);
+    const slowest = Math.max(answerMs, topUp?.answerMs ?? 0);
+    if (topUp) topUp.answerMs = slowest;
+    if (this.running(host, slowest)) return;
+    if (!topUp) {
       if (this.topUps.size >= MAX_TOP_UP_HOSTS) return;
-      this.topUps.set(host, (subscriptions = new Set()));
+      this.topUps.set(host, (topUp = { subscriptions: new Set(), answerMs: slowest }));
     }
-    if (subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) subscriptions.add(Number(row.subscription_id));
+    if (topUp.subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) topUp.subscriptions.add(Number(row.subscription_id));
   }
 
   /** Hands leases of held rows back (best effort: a lease not given back just expires). */
@@ -496,7 +535,7 @@ export class Dispatcher {
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     recordWebhookAttempt(ok);
     // Rows are leased ahead only for a destination that answers.
-    if (outcome.status !== null) this.noteAnswered(row);
+    if (outcome.status !== null) this.noteAnswered(row, outcome.durationMs);
     if (ok) {
       await this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null }, queued);
       return;

@@ -8,7 +8,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Principal } from '../shared/principal.js';
-import { storePayloadOnce } from '../repositories/webhook-events.js';
+import { storePayloadOnce, storePayloadsOnce } from '../repositories/webhook-events.js';
 import type { Db } from '../shared/db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
 import type { Execute } from '../graphql/execute.js';
@@ -99,13 +99,60 @@ export class PayloadRenderer {
     return render;
   }
 
+  /**
+   * Renders the bodies of events whose deliveries are about to go (rows just leased ahead) all at
+   * once, and stores them in one transaction: one commit for the lot instead of one per event.
+   * Deliveries of these events that ask for their body meanwhile share these renderings
+   * (payloadOf). Events known or under way already are left alone. A rendering that fails fails
+   * only its own event's deliveries, which render again on their next attempt; a store that
+   * fails fails them all, as a failed store of one body does. Resolves when all are settled.
+   * `store` writes the bodies (by default in a transaction of their own).
+   */
+  renderAhead(
+    events: readonly EventIdentity[],
+    store: (bodies: readonly { eventId: number; body: string }[]) => Promise<string[]> = (bodies) => storePayloadsOnce(this.db, bodies),
+  ): Promise<void> {
+    const wanted = events.filter((e) => !this.recent.has(e.eventId) && !this.rendering.has(e.eventId));
+    if (wanted.length === 0) return Promise.resolve();
+    const bodies = wanted.map((event) => this.bodyOf(event));
+    const stored = Promise.allSettled(bodies).then(async (results) => {
+      const rendered = wanted.flatMap((event, i) => {
+        const result = results[i]!;
+        return result.status === 'fulfilled' ? [{ eventId: event.eventId, body: result.value }] : [];
+      });
+      const kept = rendered.length > 0 ? await store(rendered) : [];
+      return new Map(rendered.map((r, i) => [r.eventId, kept[i]!]));
+    });
+    const renders = wanted.map((event, i) => {
+      const render = Promise.all([bodies[i]!, stored]).then(
+        ([, kept]) => {
+          this.rendering.delete(event.eventId);
+          const body = kept.get(event.eventId)!;
+          this.remember(event.eventId, body);
+          return body;
+        },
+        (error: unknown) => {
+          this.rendering.delete(event.eventId);
+          throw error;
+        },
+      );
+      this.rendering.set(event.eventId, render);
+      return render;
+    });
+    // Failures reach the deliveries that asked for these bodies; nobody may have asked.
+    return Promise.allSettled(renders).then(() => undefined);
+  }
+
   private async render(event: EventIdentity): Promise<string> {
-    const body = JSON.stringify({
+    return storePayloadOnce(this.db, event.eventId, await this.bodyOf(event));
+  }
+
+  private async bodyOf(event: EventIdentity): Promise<string> {
+    return JSON.stringify({
       type: `${event.event}.${event.eventType}`,
       timestamp: event.occurredAt,
       data: await this.record(event),
     });
-    return storePayloadOnce(this.db, event.eventId, body);
   }
 
   /** A stored body never changes, so keeping the last few is the same as reading them again. */

@@ -6,6 +6,16 @@ interface Waiting<T> {
   reject: (error: unknown) => void;
 }
 
+/** Other work for the next write's transaction (alongside): settled once that transaction ends. */
+interface Rider<C> {
+  run: (context: C) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What a write runs, inside its transaction and before the records, for the riders of its batch. */
+export type RiderWork<C> = (context: C) => Promise<void>;
+
 export interface SettleQueueLimits {
   /** Most records written in one transaction. */
   maxBatch: number;
@@ -25,9 +35,16 @@ export interface SettleQueueLimits {
  * batch is at most `maxBatch` records. When a batch fails, its records are written one at a
  * time, so one record that cannot be written never takes the others with it. A record never
  * written leaves its delivery leased: it is sent again when the lease expires, never lost.
+ *
+ * Other short writes can ride along (alongside()): they run in the next write's transaction,
+ * which starts after the current turn as for add(), taking every record waiting with it; so
+ * they share a commit with the records instead of paying one of their own. Their results are
+ * handed out only once that transaction has committed; when it fails they all fail, and its
+ * records are written one at a time without them.
  */
-export class SettleQueue<T> {
+export class SettleQueue<T, C = never> {
   private readonly waiting: Waiting<T>[] = [];
+  private riders: Rider<C>[] = [];
   private urgent = 0;
   /** Set when the delay ran out or flush() was called: the next write takes everything waiting. */
   private flushing = false;
@@ -37,7 +54,7 @@ export class SettleQueue<T> {
   private readonly limits: SettleQueueLimits;
 
   constructor(
-    private readonly write: (items: readonly T[]) => Promise<boolean[]>,
+    private readonly write: (items: readonly T[], riders: readonly RiderWork<C>[]) => Promise<boolean[]>,
     limits: number | SettleQueueLimits,
   ) {
     this.limits = typeof limits === 'number' ? { maxBatch: limits, delayMs: 0 } : limits;
@@ -56,6 +73,17 @@ export class SettleQueue<T> {
   /** Like add(), but the write may wait up to `delayMs` for other records to share it. */
   addLater(item: T): Promise<boolean> {
     return this.enqueue(item, false);
+  }
+
+  /**
+   * Runs `run` in the next write's transaction, before its records (that write starts after
+   * this turn). Resolves with its result once the transaction has committed.
+   */
+  alongside<R>(run: (context: C) => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.riders.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
   }
 
   /** Writes everything waiting now, without waiting out the delay. */
@@ -87,6 +115,7 @@ export class SettleQueue<T> {
   }
 
   private ready(): boolean {
+    if (this.riders.length > 0) return true;
     if (this.waiting.length === 0) return false;
     return this.urgent > 0 || this.flushing || this.limits.delayMs <= 0 || this.waiting.length >= this.limits.maxBatch;
   }
@@ -99,7 +128,9 @@ export class SettleQueue<T> {
         const batch = this.waiting.splice(0, this.limits.maxBatch);
         for (const w of batch) if (w.urgent) this.urgent--;
         if (this.waiting.length === 0) this.flushing = false;
-        await this.writeBatch(batch);
+        const riders = this.riders;
+        this.riders = [];
+        await this.writeBatch(batch, riders);
       }
     } finally {
       this.writing = false;
@@ -118,20 +149,30 @@ export class SettleQueue<T> {
     }
   }
 
-  private async writeBatch(batch: Waiting<T>[]): Promise<void> {
+  private async writeBatch(batch: Waiting<T>[], riders: Rider<C>[] = []): Promise<void> {
+    const results: unknown[] = [];
+    const work = riders.map((rider, i) => async (context: C) => {
+      results[i] = await rider.run(context);
+    });
     try {
-      const moved = await this.write(batch.map((w) => w.item));
+      const moved = await this.write(
+        batch.map((w) => w.item),
+        work,
+      );
+      riders.forEach((rider, i) => rider.resolve(results[i]));
       batch.forEach((w, i) => w.resolve(moved[i] ?? false));
       return;
     } catch (error) {
-      if (batch.length === 1) {
+      for (const rider of riders) rider.reject(error);
+      if (batch.length === 0) return;
+      if (batch.length === 1 && riders.length === 0) {
         batch[0]!.reject(error);
         return;
       }
     }
     for (const w of batch) {
       try {
-        const [moved] = await this.write([w.item]);
+        const [moved] = await this.write([w.item], []);
         w.resolve(moved ?? false);
       } catch (error) {
         w.reject(error);

@@ -14,6 +14,8 @@ const ONE_AT_A_TIME = {
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '1',
 };
 const LEASE = /update webhook_deliveries set lease_owner = \S+, lease_expires_at = \S+ where id in/i;
+/** A lease ahead for a destination: restricted to the subscriptions seen sending there. */
+const TOP_UP = /\+subscription_id in \(/i;
 
 describe('claim cadence with a host at its cap', () => {
   let t: TestApp;
@@ -60,5 +62,53 @@ describe('claim cadence with a host at its cap', () => {
     const leases = statements.filter((sql) => LEASE.test(sql)).length;
     expect(leases).toBeGreaterThan(0);
     expect(leases).toBeLessThanOrEqual(count + 3);
+  });
+});
+
+describe('rows leased ahead for a destination that answers fast', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await startWebhookApp(ONE_AT_A_TIME);
+    receiver = await startReceiver();
+    await t.app.webhooks.dispatcher.stop();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  it('leases its backlog in a few large top-ups, not one per send or two', async () => {
+    const token = await t.token({ type: 'developer', companyId: 1 });
+    // The only subscription to its receiver, so every row leased ahead for that host is one of the backlog's.
+    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/backlog`, event: 'timesheet', eventType: 'created' });
+    const count = 48;
+    await importTimesheets(
+      t.app.db,
+      Array.from({ length: count }, (_, i) => ({ timesheetId: 9750 + i, siteId: 100, employeeId: 1001 })),
+    );
+    const config = t.app.config.webhooks;
+    const dispatcher = new Dispatcher({
+      db: t.app.db,
+      config,
+      guard: new AddressGuard(config.allowedCidrs),
+      renderer: new PayloadRenderer(t.app.db, t.app.execute),
+    });
+    const { statements } = await t.countStatements(async () => {
+      dispatcher.start();
+      try {
+        await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'every delivery');
+      } finally {
+        await dispatcher.stop();
+      }
+    });
+    expect(receiver.received).toHaveLength(count);
+    // A loopback receiver answers in milliseconds, so a top-up, due once half of the rows ahead
+    // are gone, takes up to eight rounds of the host's one send in flight: at least four rows
+    // each. Two rows per top-up would be one for every second send.
+    const topUps = statements.filter((sql) => LEASE.test(sql) && TOP_UP.test(sql)).length;
+    expect(topUps).toBeGreaterThan(0);
+    expect(topUps).toBeLessThanOrEqual(count / 3);
   });
 });

@@ -130,4 +130,57 @@ describe('settle queue (group commit of attempt records)', () => {
       expect(r.batches).toEqual([['a', 'bad'], ['a'], ['bad']]);
     });
   });
+
+  describe('work riding along (alongside)', () => {
+    /** A write that runs its riders against a context of its own, as a transaction would, and records what ran in it. */
+    function withContext(fails: (items: readonly string[], ran: readonly string[]) => boolean = () => false) {
+      const writes: { items: string[]; ran: string[] }[] = [];
+      const write = async (items: readonly string[], riders: readonly ((context: string[]) => Promise<void>)[]) => {
+        const ran: string[] = [];
+        for (const rider of riders) await rider(ran);
+        writes.push({ items: [...items], ran });
+        if (fails(items, ran)) throw new Error('transaction failed');
+        return items.map(() => true);
+      };
+      return { writes, write };
+    }
+
+    it('runs in the next write, with every record waiting, and resolves once that write is done', async () => {
+      const w = withContext();
+      const queue = new SettleQueue<string, string[]>(w.write, { maxBatch: 10, delayMs: 60_000 });
+      const deferred = ['a', 'b'].map((item) => queue.addLater(item));
+      const rider = queue.alongside(async (ran) => {
+        ran.push('lease');
+        return 7;
+      });
+      expect(await rider).toBe(7);
+      await Promise.all(deferred);
+      // The deferred records did not wait out their delay: they shared the rider's write.
+      expect(w.writes).toEqual([{ items: ['a', 'b'], ran: ['lease'] }]);
+    });
+
+    it('runs on its own when no record is waiting', async () => {
+      const w = withContext();
+      const queue = new SettleQueue<string, string[]>(w.write, { maxBatch: 10, delayMs: 60_000 });
+      await expect(queue.alongside(async (ran) => ran.push('store'))).resolves.toBe(1);
+      expect(w.writes).toEqual([{ items: [], ran: ['store'] }]);
+    });
+
+    it('fails with its write, whose records are then written one by one without it', async () => {
+      const w = withContext((_items, ran) => ran.includes('bad'));
+      const queue = new SettleQueue<string, string[]>(w.write, { maxBatch: 10, delayMs: 60_000 });
+      const records = ['a', 'b'].map((item) => queue.addLater(item));
+      const fine = queue.alongside(async (ran) => ran.push('fine'));
+      const bad = queue.alongside(async (ran) => ran.push('bad'));
+      await expect(bad).rejects.toThrow(/transaction failed/);
+      // The other rider ran, but in a transaction that did not commit: it fails too.
+      await expect(fine).rejects.toThrow(/transaction failed/);
+      expect(await Promise.all(records)).toEqual([true, true]);
+      expect(w.writes).toEqual([
+        { items: ['a', 'b'], ran: ['fine', 'bad'] },
+        { items: ['a'], ran: [] },
+        { items: ['b'], ran: [] },
+      ]);
+    });
+  });
 });
