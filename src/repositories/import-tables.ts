@@ -103,6 +103,28 @@ export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise
   }
 }
 
+/**
+ * Gives the transaction's SQLite connection a page cache of `kib` KiB until the returned
+ * function is called, which puts the previous size back (the connection is the pool's, and the
+ * setting outlives the transaction). Nothing happens on PostgreSQL.
+ */
+export async function widenPageCache(trx: Tx, kib: number): Promise<() => void> {
+  const bulk = await SqliteBulk.of(trx);
+  if (!bulk) return () => {};
+  const previous = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
+  bulk.run(`PRAGMA cache_size = ${-Math.floor(kib)}`, []);
+  return () => bulk.run(`PRAGMA cache_size = ${previous}`, []);
+}
+
+/** The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL). */
+export async function pageCacheKib(trx: Tx): Promise<number | null> {
+  const bulk = await SqliteBulk.of(trx);
+  if (!bulk) return null;
+  const pages = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
+  // A negative size is in KiB; a positive one counts pages.
+  return pages < 0 ? -pages : (pages * Number(bulk.all('PRAGMA page_size', [])[0]?.page_size)) / 1024;
+}
+
 function upsertSql(table: string, idColumn: string, columns: readonly string[]): string {
   const names = columns.map(quoteIdentifier);
   return (
