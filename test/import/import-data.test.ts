@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importData, ImportValidationError, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
+import { IMPORT_PAGE_CACHE_KIB, importData, ImportValidationError, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
+import { pageCacheKib } from '../../src/repositories/import-tables.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
-import { storedBoolean } from '../support/backend.js';
+import { storedBoolean, testBackend } from '../support/backend.js';
 
 let t: TempDatabase;
 beforeEach(async () => {
@@ -263,5 +264,26 @@ describe('the onProgress hook', () => {
     const seen: ImportProgress[] = [];
     await importData(t.db, file, { onProgress: (p) => seen.push(p) });
     expect(seen.filter((p) => p.stage === 'written').at(-1)).toEqual({ stage: 'written', done: 1, total: 1 });
+  });
+});
+
+describe('the page cache of an import on SQLite', () => {
+  it('is widened while the import runs and handed back when it ends, committed or not', async () => {
+    const sqlite = testBackend() === 'sqlite';
+    const during: (number | null)[] = [];
+    const outside = () => t.db.transaction((trx) => pageCacheKib(trx));
+    const before = await outside();
+    await importData(t.db, fullFile(), { onChanges: async (trx) => void during.push(await pageCacheKib(trx)) });
+    await expect(
+      importData(t.db, fullFile(), {
+        onChanges: async (trx) => {
+          during.push(await pageCacheKib(trx));
+          throw new Error('rolled back');
+        },
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(during).toEqual(sqlite ? [IMPORT_PAGE_CACHE_KIB, IMPORT_PAGE_CACHE_KIB] : [null, null]);
+    expect(await outside()).toBe(before);
+    if (sqlite) expect(before).toBeLessThan(IMPORT_PAGE_CACHE_KIB);
   });
 });
