@@ -18,7 +18,7 @@ import { widenPageCache } from '../repositories/import-tables.js';
  * those pages go out to the WAL and are read back again and again. The cache fills only as far
  * as the import writes, and it is handed back when the import ends.
  */
-export const IMPORT_PAGE_CACHE_KIB = 64 * 1024;
+export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
