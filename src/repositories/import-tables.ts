@@ -34,6 +34,12 @@ export async function loadRows(trx: Tx, table: string, column: string, ids: Iter
   return found;
 }
 
+/** The largest id stored in the table; 0 when it is empty. */
+export async function largestId(trx: Tx, table: string, column: string): Promise<number> {
+  const row = (await trx(table).max({ largest: column }).first()) as { largest: number | null } | undefined;
+  return Number(row?.largest ?? 0);
+}
+
 /** Which of the ids exist in the table. */
 export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
   const found = new Set<number>();

@@ -287,3 +287,21 @@ describe('the page cache of an import on SQLite', () => {
     if (sqlite) expect(before).toBeLessThan(IMPORT_PAGE_CACHE_KIB);
   });
 });
+
+describe('records above the stored ids', () => {
+  it('are inserted without a stored-row read, and stored ids in later chunks are still compared', async () => {
+    await importData(t.db, fullFile());
+    const { staff } = fullFile();
+    const stored = fullFile().licenses;
+    const licenses: object[] = Array.from({ length: 1_200 }, (_, i) => ({ securityLicenseId: 60_000 + i, employeeId: 1001, state: 'VIC' }));
+    licenses[700] = { ...stored[1], state: 'QLD' };
+    licenses[1_100] = stored[0]!;
+    const summary = await importData(t.db, { companies: fullFile().companies, staff, licenses });
+    expect(summary.entities.licenses.updated).toEqual([50002]);
+    expect(summary.entities.licenses.unchanged).toEqual([50001]);
+    expect(summary.entities.licenses.inserted).toHaveLength(1_198);
+    expect(summary.entities.staff.unchanged).toEqual([1001, 2001]);
+    expect(await t.db('licenses').where('security_license_id', 50002).first()).toMatchObject({ state: 'QLD', employee_id: 2001 });
+    expect(await t.db('licenses').count({ n: '*' }).first()).toEqual({ n: 1_200 });
+  });
+});
