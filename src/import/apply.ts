@@ -72,7 +72,7 @@ export async function applySource(
     const references = LATER_REFERENCES.filter((ref) => ref.section === section);
     let records: object[] = [];
     sectionReported = false;
-    await source.elements(section, async (element, index) => {
+    await source.elements(section, (element, index) => {
       if (!isPlainObject(element)) {
         if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
         return;
@@ -93,11 +93,11 @@ export async function applySource(
       }
       if (!result.success || problems.count > 0) return;
       records.push(result.data);
-      if (records.length >= CHUNK_RECORDS) {
-        const full = records;
-        records = [];
-        await flush(section, full);
-      }
+      // Only a full chunk returns a promise, so the reading waits once per chunk, not per element.
+      if (records.length < CHUNK_RECORDS) return;
+      const full = records;
+      records = [];
+      return flush(section, full);
     });
     await flush(section, records);
     if (sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
