@@ -30,7 +30,7 @@ interface Progress {
 
 /**
  * The second reading, section by section in write order (parents first, whatever order the
- * file lists them in): licenses and timesheets are checked one element at a time, and every
+ * file lists them in; only the `sections` that have elements): licenses and timesheets are checked one element at a time, and every
  * valid record is compared with the stored row and written, a chunk at a time, inside the
  * caller's transaction. Once any problem is known nothing more is written (the caller rolls
  * back), but the reading goes on so that every problem is reported.
@@ -38,6 +38,7 @@ interface Progress {
 export async function applySource(
   trx: Tx,
   source: ImportSource,
+  sections: ReadonlySet<Section>,
   checks: ElementChecks,
   problems: Problems,
   outcomes: ImportOutcomes,
@@ -67,6 +68,8 @@ export async function applySource(
   };
 
   for (const section of SECTION_NAMES) {
+    // A section the first reading found no element of would cost a whole reading of the file for nothing.
+    if (!sections.has(section)) continue;
     const early = CHECKED_FIRST.has(section);
     const schema = SECTIONS[section].schema;
     const references = LATER_REFERENCES.filter((ref) => ref.section === section);

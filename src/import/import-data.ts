@@ -85,7 +85,7 @@ async function importInTransaction(trx: Tx, scanned: ScannedImport, options: Imp
   const total = facts.elementCount + facts.eventFilters.length;
   if (problems.count === 0) report({ stage: 'validated', done: total, total });
   const outcomes = new ImportOutcomes();
-  await applySource(trx, source, checks, problems, outcomes, { total, compared: 0, written: 0, report });
+  await applySource(trx, source, facts.sectionsWithElements, checks, problems, outcomes, { total, compared: 0, written: 0, report });
   if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
   if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
   // Last, just before the commit: a reader who notes a time before the commit and reads without

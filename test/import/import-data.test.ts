@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IMPORT_PAGE_CACHE_KIB, importData, ImportValidationError, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
+import { IMPORT_PAGE_CACHE_KIB, importData, importScanned, ImportValidationError, scanImport, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
 import { pageCacheKib } from '../../src/repositories/import-tables.js';
+import { memorySource } from '../../src/import/source.js';
+import type { Section } from '../../src/import/format.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
 import { storedBoolean, testBackend } from '../support/backend.js';
 
@@ -303,5 +305,23 @@ describe('records above the stored ids', () => {
     expect(summary.entities.staff.unchanged).toEqual([1001, 2001]);
     expect(await t.db('licenses').where('security_license_id', 50002).first()).toMatchObject({ state: 'QLD', employee_id: 2001 });
     expect(await t.db('licenses').count({ n: '*' }).first()).toEqual({ n: 1_200 });
+  });
+});
+
+describe('the second reading', () => {
+  it('reads only the sections the first reading found elements in', async () => {
+    const { companies, staff, licenses } = fullFile();
+    const scanned = await scanImport(memorySource({ companies, staff, licenses, customers: [], sites: null }));
+    const read: string[] = [];
+    const source = {
+      scan: scanned.source.scan,
+      elements: (section: Section, each: (value: unknown, index: number) => void | Promise<void>) => {
+        read.push(section);
+        return scanned.source.elements(section, each);
+      },
+    };
+    const summary = await importScanned(t.db, { ...scanned, source });
+    expect(read).toEqual(['companies', 'staff', 'licenses']);
+    expect(summary.entities.licenses.inserted).toEqual([50001, 50002]);
   });
 });
