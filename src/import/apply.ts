@@ -30,7 +30,7 @@ interface Progress {
 
 /**
  * The second reading, section by section in write order (parents first, whatever order the
- * file lists them in): licenses and timesheets are checked one element at a time, and every
+ * file lists them in; only the `sections` that have elements): licenses and timesheets are checked one element at a time, and every
  * valid record is compared with the stored row and written, a chunk at a time, inside the
  * caller's transaction. Once any problem is known nothing more is written (the caller rolls
  * back), but the reading goes on so that every problem is reported.
@@ -38,6 +38,7 @@ interface Progress {
 export async function applySource(
   trx: Tx,
   source: ImportSource,
+  sections: ReadonlySet<Section>,
   checks: ElementChecks,
   problems: Problems,
   outcomes: ImportOutcomes,
@@ -67,12 +68,14 @@ export async function applySource(
   };
 
   for (const section of SECTION_NAMES) {
+    // A section the first reading found no element of would cost a whole reading of the file for nothing.
+    if (!sections.has(section)) continue;
     const early = CHECKED_FIRST.has(section);
     const schema = SECTIONS[section].schema;
     const references = LATER_REFERENCES.filter((ref) => ref.section === section);
     let records: object[] = [];
     sectionReported = false;
-    await source.elements(section, async (element, index) => {
+    await source.elements(section, (element, index) => {
       if (!isPlainObject(element)) {
         if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
         return;
@@ -93,11 +96,11 @@ export async function applySource(
       }
       if (!result.success || problems.count > 0) return;
       records.push(result.data);
-      if (records.length >= CHUNK_RECORDS) {
-        const full = records;
-        records = [];
-        await flush(section, full);
-      }
+      // Only a full chunk returns a promise, so the reading waits once per chunk, not per element.
+      if (records.length < CHUNK_RECORDS) return;
+      const full = records;
+      records = [];
+      return flush(section, full);
     });
     await flush(section, records);
     if (sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });

@@ -10,6 +10,15 @@ import { memorySource, type ImportSource } from './source.js';
 import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
+import { widenPageCache } from '../repositories/import-tables.js';
+
+/**
+ * SQLite's page cache during an import, in KiB (the default is 2 MB). A large import writes
+ * each license into a random place of the two `employee_id` indexes; with the default cache
+ * those pages go out to the WAL and are read back again and again. The cache fills only as far
+ * as the import writes, and it is handed back when the import ends.
+ */
+export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
@@ -57,22 +66,31 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
 
 /** importData for a source read once already by scanImport: reads it a second time, in write order. */
 export async function importScanned(db: Db, scanned: ScannedImport, options: ImportOptions = {}): Promise<ImportSummary> {
-  const { source, facts, problems } = scanned;
   // On SQLite the transaction holds the write lock from its start (src/shared/db/immediate-sqlite.ts),
   // so the checks and the writes see one state.
   return db.transaction(async (trx) => {
-    const checks = await validateAgainstDatabase(trx, facts, problems);
-    const report = options.onProgress ?? (() => {});
-    const total = facts.elementCount + facts.eventFilters.length;
-    if (problems.count === 0) report({ stage: 'validated', done: total, total });
-    const outcomes = new ImportOutcomes();
-    await applySource(trx, source, checks, problems, outcomes, { total, compared: 0, written: 0, report });
-    if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
-    if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
-    // Last, just before the commit: a reader who notes a time before the commit and reads without
-    // seeing these rows finds them with that time, which a stamp taken while the rows were being
-    // written could have missed (docs/rest-api.md, Incremental sync).
-    await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
-    return outcomes.summary();
+    const restorePageCache = await widenPageCache(trx, IMPORT_PAGE_CACHE_KIB);
+    try {
+      return await importInTransaction(trx, scanned, options);
+    } finally {
+      restorePageCache();
+    }
   });
+}
+
+async function importInTransaction(trx: Tx, scanned: ScannedImport, options: ImportOptions): Promise<ImportSummary> {
+  const { source, facts, problems } = scanned;
+  const checks = await validateAgainstDatabase(trx, facts, problems);
+  const report = options.onProgress ?? (() => {});
+  const total = facts.elementCount + facts.eventFilters.length;
+  if (problems.count === 0) report({ stage: 'validated', done: total, total });
+  const outcomes = new ImportOutcomes();
+  await applySource(trx, source, facts.sectionsWithElements, checks, problems, outcomes, { total, compared: 0, written: 0, report });
+  if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+  if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
+  // Last, just before the commit: a reader who notes a time before the commit and reads without
+  // seeing these rows finds them with that time, which a stamp taken while the rows were being
+  // written could have missed (docs/rest-api.md, Incremental sync).
+  await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
+  return outcomes.summary();
 }

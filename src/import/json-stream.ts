@@ -39,6 +39,16 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
+/**
+ * Bytes parsed at once at most: up to a few tens of KiB, one string and one parse cost less than
+ * one per element; far larger strings cost more to make than they save.
+ */
+const AT_ONCE_BYTES = 32 * 1024;
+
+/** elementsAtOnce found no place to cut, or the text up to the place it found is not JSON. */
+const NONE = -1;
+const FAILED = -2;
+
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 const enum State {
@@ -108,6 +118,8 @@ export class JsonObjectScanner {
   private mode: MemberMode = 'skip';
   private index = 0;
   private scanState: ValueScan | null = null;
+  /** Whether the current member's elements may still be parsed a buffer at a time (elementsAtOnce). */
+  private atOnce = true;
 
   constructor(private readonly visitor: JsonStreamVisitor) {}
 
@@ -219,6 +231,7 @@ export class JsonObjectScanner {
       case 'key':
         this.key = done.value as string;
         this.mode = this.visitor.member(this.key);
+        this.atOnce = true;
         break;
       case 'element':
         await this.visitor.element(this.key, done.value);
@@ -233,10 +246,48 @@ export class JsonObjectScanner {
     }
   }
 
+  /**
+   * The object elements that the buffer holds whole from `i` (an element's opening brace), parsed
+   * with one JSON.parse instead of being scanned byte by byte and parsed one by one. The bytes up
+   * to the last comma that follows a closing brace are parsed as the inside of an array. That
+   * parse succeeds only if the comma separates two elements of this array: a comma inside a
+   * string or a nested value leaves the text unbalanced. The values are those that parsing each
+   * element alone gives. Returns the index of that comma; NONE when there is no such comma; FAILED
+   * when the text does not parse, and the byte-by-byte scan reads on (and reports any error).
+   */
+  private async elementsAtOnce(data: Buffer, i: number): Promise<number> {
+    // A "]" ends this array or is nested in (or a string of) an element: stop before the first.
+    const limit = Math.min(data.length, i + AT_ONCE_BYTES);
+    const bracket = data.indexOf(CLOSE_BRACKET, i);
+    let cut = data.lastIndexOf(COMMA, (bracket === -1 || bracket > limit ? limit : bracket) - 1);
+    while (cut > i) {
+      let before = cut - 1;
+      while (before > i && isSpace(data[before]!)) before--;
+      if (data[before] === CLOSE_BRACE) break;
+      cut = data.lastIndexOf(COMMA, cut - 1);
+    }
+    if (cut <= i) return NONE;
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${data.toString('utf8', i, cut)}]`) as unknown[];
+    } catch {
+      return FAILED;
+    }
+    for (const value of values) {
+      // Most elements are taken synchronously: waiting only on a promise spares a turn each.
+      const taken = this.visitor.element(this.key, value);
+      if (taken) await taken;
+      this.index++;
+    }
+    return cut;
+  }
+
   /** Scans the next bytes of the file; `data` may be overwritten once this returns. */
   async push(data: Buffer): Promise<void> {
     const length = data.length;
     let i = 0;
+    // Off once this buffer has no more elements to parse at once.
+    let atOnce = true;
     while (i < length) {
       if (this.state === State.Scanning) {
         const s = this.scanState!;
@@ -297,6 +348,18 @@ export class JsonObjectScanner {
           if (byte === CLOSE_BRACKET && this.state === State.ArrayStart) {
             this.state = State.AfterMember;
             break;
+          }
+          if (byte === OPEN_BRACE && atOnce && this.atOnce) {
+            const end = await this.elementsAtOnce(data, i);
+            if (end >= 0) {
+              this.offset += end - i;
+              i = end;
+              this.state = State.AfterElement;
+              continue;
+            }
+            atOnce = false;
+            // Elements with nested values may not split where guessed: this member is read byte by byte.
+            if (end === FAILED) this.atOnce = false;
           }
           this.beginScan('element', true, byte, at, State.AfterElement);
           continue;

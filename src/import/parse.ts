@@ -53,6 +53,8 @@ export interface FileFacts {
   eventFilterIds: Map<number, PathSegment[]>;
   /** Elements in the file, valid or not. */
   elementCount: number;
+  /** The sections with at least one element, valid or not: the second reading reads only these. */
+  sectionsWithElements: Set<Section>;
 }
 
 export function idLike(value: unknown): value is number {
@@ -119,11 +121,13 @@ function newFacts(): FileFacts {
     eventFilters: [],
     eventFilterIds: new Map(),
     elementCount: 0,
+    sectionsWithElements: new Set(),
   };
 }
 
 function collectElement(section: Section, index: number, element: unknown, facts: FileFacts, problems: Problems): void {
   facts.elementCount++;
+  facts.sectionsWithElements.add(section);
   if (!isPlainObject(element)) {
     if (CHECKED_FIRST.has(section)) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
     return;

@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import { loadRows, type Row } from '../repositories/import-tables.js';
+import { largestId, loadRows, type Row } from '../repositories/import-tables.js';
 import { sameRow, TABLES, toRow, type Entity } from './rows.js';
 import { generateSigningSecret } from '../webhooks/signing-secret.js';
 
@@ -15,15 +15,40 @@ export interface PlannedRow {
 }
 
 /**
+ * Per import (its transaction) and entity, the largest id stored before the import planned its
+ * first record of that entity. A chunk whose ids are all above it holds only new records (an id
+ * repeated in the file is a problem, and then nothing is written), so there is nothing to read:
+ * the common case of a large file of new records.
+ */
+const ceilings = new WeakMap<Tx, Map<Entity, number>>();
+
+async function storedCeiling(trx: Tx, entity: Entity): Promise<number> {
+  let known = ceilings.get(trx);
+  if (!known) {
+    known = new Map();
+    ceilings.set(trx, known);
+  }
+  let ceiling = known.get(entity);
+  if (ceiling === undefined) {
+    const spec = TABLES[entity];
+    ceiling = await largestId(trx, spec.table, spec.idColumn);
+    known.set(entity, ceiling);
+  }
+  return ceiling;
+}
+
+/**
  * Loads the stored rows of one chunk of (already validated) records in bulk and classifies
  * each record. `generatedSecrets` is told of subscribers given a freshly generated secret.
  */
 export async function planChunk(trx: Tx, entity: Entity, records: readonly object[], generatedSecrets: number[]): Promise<PlannedRow[]> {
   const spec = TABLES[entity];
   const newRows = records.map((record) => toRow(spec, record));
-  const stored = await loadRows(trx, spec.table, spec.idColumn, newRows.map((row) => Number(row[spec.idColumn])));
-  return newRows.map((row) => {
-    const id = Number(row[spec.idColumn]);
+  const ids = newRows.map((row) => Number(row[spec.idColumn]));
+  const ceiling = await storedCeiling(trx, entity);
+  const stored = ids.every((id) => id > ceiling) ? new Map<number, Row>() : await loadRows(trx, spec.table, spec.idColumn, ids);
+  return newRows.map((row, index) => {
+    const id = ids[index]!;
     const before = stored.get(id) ?? null;
     if (entity === 'subscribers' && row.signing_secret === null) {
       // Leaving the secret out keeps the one receivers already verify with.

@@ -34,6 +34,12 @@ export async function loadRows(trx: Tx, table: string, column: string, ids: Iter
   return found;
 }
 
+/** The largest id stored in the table; 0 when it is empty. */
+export async function largestId(trx: Tx, table: string, column: string): Promise<number> {
+  const row = (await trx(table).max({ largest: column }).first()) as { largest: number | null } | undefined;
+  return Number(row?.largest ?? 0);
+}
+
 /** Which of the ids exist in the table. */
 export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
   const found = new Set<number>();
@@ -101,6 +107,28 @@ export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise
       .whereIn('id', part)
       .update({ event: trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']) });
   }
+}
+
+/**
+ * Gives the transaction's SQLite connection a page cache of `kib` KiB until the returned
+ * function is called, which puts the previous size back (the connection is the pool's, and the
+ * setting outlives the transaction). Nothing happens on PostgreSQL.
+ */
+export async function widenPageCache(trx: Tx, kib: number): Promise<() => void> {
+  const bulk = await SqliteBulk.of(trx);
+  if (!bulk) return () => {};
+  const previous = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
+  bulk.run(`PRAGMA cache_size = ${-Math.floor(kib)}`, []);
+  return () => bulk.run(`PRAGMA cache_size = ${previous}`, []);
+}
+
+/** The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL). */
+export async function pageCacheKib(trx: Tx): Promise<number | null> {
+  const bulk = await SqliteBulk.of(trx);
+  if (!bulk) return null;
+  const pages = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
+  // A negative size is in KiB; a positive one counts pages.
+  return pages < 0 ? -pages : (pages * Number(bulk.all('PRAGMA page_size', [])[0]?.page_size)) / 1024;
 }
 
 function upsertSql(table: string, idColumn: string, columns: readonly string[]): string {

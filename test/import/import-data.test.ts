@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importData, ImportValidationError, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
+import { IMPORT_PAGE_CACHE_KIB, importData, importScanned, ImportValidationError, scanImport, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
+import { pageCacheKib } from '../../src/repositories/import-tables.js';
+import { memorySource } from '../../src/import/source.js';
+import type { Section } from '../../src/import/format.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
-import { storedBoolean } from '../support/backend.js';
+import { storedBoolean, testBackend } from '../support/backend.js';
 
 let t: TempDatabase;
 beforeEach(async () => {
@@ -263,5 +266,62 @@ describe('the onProgress hook', () => {
     const seen: ImportProgress[] = [];
     await importData(t.db, file, { onProgress: (p) => seen.push(p) });
     expect(seen.filter((p) => p.stage === 'written').at(-1)).toEqual({ stage: 'written', done: 1, total: 1 });
+  });
+});
+
+describe('the page cache of an import on SQLite', () => {
+  it('is widened while the import runs and handed back when it ends, committed or not', async () => {
+    const sqlite = testBackend() === 'sqlite';
+    const during: (number | null)[] = [];
+    const outside = () => t.db.transaction((trx) => pageCacheKib(trx));
+    const before = await outside();
+    await importData(t.db, fullFile(), { onChanges: async (trx) => void during.push(await pageCacheKib(trx)) });
+    await expect(
+      importData(t.db, fullFile(), {
+        onChanges: async (trx) => {
+          during.push(await pageCacheKib(trx));
+          throw new Error('rolled back');
+        },
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(during).toEqual(sqlite ? [IMPORT_PAGE_CACHE_KIB, IMPORT_PAGE_CACHE_KIB] : [null, null]);
+    expect(await outside()).toBe(before);
+    if (sqlite) expect(before).toBeLessThan(IMPORT_PAGE_CACHE_KIB);
+  });
+});
+
+describe('records above the stored ids', () => {
+  it('are inserted without a stored-row read, and stored ids in later chunks are still compared', async () => {
+    await importData(t.db, fullFile());
+    const { staff } = fullFile();
+    const stored = fullFile().licenses;
+    const licenses: object[] = Array.from({ length: 1_200 }, (_, i) => ({ securityLicenseId: 60_000 + i, employeeId: 1001, state: 'VIC' }));
+    licenses[700] = { ...stored[1], state: 'QLD' };
+    licenses[1_100] = stored[0]!;
+    const summary = await importData(t.db, { companies: fullFile().companies, staff, licenses });
+    expect(summary.entities.licenses.updated).toEqual([50002]);
+    expect(summary.entities.licenses.unchanged).toEqual([50001]);
+    expect(summary.entities.licenses.inserted).toHaveLength(1_198);
+    expect(summary.entities.staff.unchanged).toEqual([1001, 2001]);
+    expect(await t.db('licenses').where('security_license_id', 50002).first()).toMatchObject({ state: 'QLD', employee_id: 2001 });
+    expect(await t.db('licenses').count({ n: '*' }).first()).toEqual({ n: 1_200 });
+  });
+});
+
+describe('the second reading', () => {
+  it('reads only the sections the first reading found elements in', async () => {
+    const { companies, staff, licenses } = fullFile();
+    const scanned = await scanImport(memorySource({ companies, staff, licenses, customers: [], sites: null }));
+    const read: string[] = [];
+    const source = {
+      scan: scanned.source.scan,
+      elements: (section: Section, each: (value: unknown, index: number) => void | Promise<void>) => {
+        read.push(section);
+        return scanned.source.elements(section, each);
+      },
+    };
+    const summary = await importScanned(t.db, { ...scanned, source });
+    expect(read).toEqual(['companies', 'staff', 'licenses']);
+    expect(summary.entities.licenses.inserted).toEqual([50001, 50002]);
   });
 });

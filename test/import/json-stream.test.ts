@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { JsonObjectScanner, JsonSyntaxError, scanJsonFile, type MemberMode } from '../../src/import/json-stream.js';
 import { MAX_REPORTED_PROBLEMS, Problems } from '../../src/import/problems.js';
 
@@ -101,6 +101,55 @@ describe('the streaming JSON scanner', () => {
       await expect(attempt).rejects.toBeInstanceOf(JsonSyntaxError);
       await expect(scanInPieces(text, size)).rejects.toThrow(message);
     }
+  });
+
+  describe('runs of whole elements in one buffer', () => {
+    // Commas after closing braces inside strings and nested values, where a guessed cut between
+    // two elements would be wrong; "]" inside strings; elements of every kind between objects.
+    const element = (i: number) => ({
+      securityLicenseId: i,
+      licenseNumber: i % 3 === 0 ? '},{"securityLicenseId": 0},' : `L-${i}`,
+      state: i % 4 === 0 ? 'a ] b }, c' : 'NSW',
+      nested: i % 5 === 0 ? { inner: { deep: [{ x: 1 }, { y: '},' }] }, after: 1 } : null,
+      text: `${'é'.repeat(i % 7)}\\u{1F512}\\`,
+    });
+    const mixed = Array.from({ length: 400 }, (_, i) => (i % 50 === 49 ? [i, 'not an object', null, 7][i % 4] : element(i)));
+
+    it('gives the same elements, in order, as reading them one at a time', async () => {
+      const text = JSON.stringify({ licenses: mixed, staff: [{ id: 1 }, { id: 2 }], companies: [] }, null, 1);
+      const one = await scanInPieces(text, 1);
+      for (const size of [1 << 10, 1 << 16, 1 << 20]) {
+        const seen = await scanInPieces(text, size);
+        expect(seen.elements).toEqual(one.elements);
+        expect(seen.members).toEqual(['licenses', 'staff', 'companies']);
+      }
+      expect(one.elements.map(([, value]) => value)).toEqual([...mixed, { id: 1 }, { id: 2 }]);
+    });
+
+    it('parses flat objects many at a time', async () => {
+      const flat = Array.from({ length: 1_000 }, (_, i) => ({ securityLicenseId: i + 1, licenseNumber: `NSW-${i}`, critical: i % 2 === 0 }));
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const seen = await scanInPieces(JSON.stringify({ licenses: flat }), 1 << 18);
+        expect(seen.elements.map(([, value]) => value)).toEqual(flat);
+        expect(parse.mock.calls.length).toBeLessThan(20);
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('reports a bad element among good ones as reading them one at a time does', async () => {
+      const good = Array.from({ length: 30 }, (_, i) => JSON.stringify(element(i)));
+      for (const bad of ['{"a": tru}', '{"a": 1,}', '{"a" 1}', '{"a": "x}', '{"a": [1}]}']) {
+        const text = `{"licenses": [${[...good.slice(0, 20), bad, ...good.slice(20)].join(',\n')}]}`;
+        const expected = await scanInPieces(text, 1).then(
+          () => 'no error',
+          (error: Error) => error.message,
+        );
+        expect(expected).toMatch(/licenses\[20\]|byte/);
+        await expect(scanInPieces(text, 1 << 16)).rejects.toThrow(expected);
+      }
+    });
   });
 
   describe('reading a file', () => {
