@@ -69,6 +69,8 @@ export function executorOf(yoga: YogaApp, options?: ExecutorOptions): Execute {
     // is graphql-jit's own (a null in a non-null field, a value a scalar cannot serialise). Both
     // are worded and masked by graphql-js, so the standard executor answers them.
     if (!('data' in result) || result.errors?.some((error) => !error.originalError)) return standard(request);
+    // graphql-jit locates errors where graphql-js would not, or elsewhere, in a document that carries source positions.
+    if (result.errors && read.located) return standard(request);
     if (!result.errors) return result;
     const errors = result.errors.map((error) => maskError(asStandardError(error), MASKED_MESSAGE) as GraphQLError);
     tagRequestId(errors, request.requestId);
@@ -95,6 +97,8 @@ function standardExecutor(yoga: YogaApp): Execute {
 interface CompiledRead {
   query: CompiledQuery;
   name: string | undefined;
+  /** Whether the document carries source positions (one built by parsing text): its errors are graphql-js's to locate. */
+  located: boolean;
 }
 
 function compileReads(yoga: YogaApp, operations: readonly DocumentNode[]): WeakMap<DocumentNode, CompiledRead> {
@@ -106,7 +110,7 @@ function compileReads(yoga: YogaApp, operations: readonly DocumentNode[]): WeakM
     if (!isCompiledQuery(query)) {
       throw new Error(`operation ${operation.name?.value ?? '(anonymous)'} does not compile: ${query.errors?.map((e) => e.message).join('; ')}`);
     }
-    compiled.set(document, { query, name: operation.name?.value });
+    compiled.set(document, { query, name: operation.name?.value, located: document.loc !== undefined });
   }
   return compiled;
 }

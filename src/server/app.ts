@@ -28,6 +28,7 @@ import { createLogger, type Logger } from '../shared/observability/logger.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
 import { createWebhookServices } from '../webhooks/services.js';
+import { PAYLOAD_DOCUMENTS } from '../workers/payload-renderer.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
@@ -113,8 +114,17 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   // an identical yoga instance bound to that connection.
   const shareable = options.db !== undefined || (config.database.client === 'sqlite' && config.database.filename === ':memory:');
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
-  const backgroundYoga = shareable ? yoga : createYogaApp({ ...services, db: backgroundDb }, yogaOptions);
-  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: executorOf(backgroundYoga), config: config.webhooks, services: webhookServices, now });
+  const backgroundServices: Services = shareable ? services : { ...services, db: backgroundDb };
+  const backgroundYoga = shareable ? yoga : createYogaApp(backgroundServices, yogaOptions);
+  const maskError = maskErrorWith(yogaOptions.onUnexpectedError);
+  // Payloads are rendered by read operations, compiled as the REST reads are (src/graphql/execute.ts).
+  const backgroundExecute = executorOf(backgroundYoga, {
+    executor: config.graphqlExecutor,
+    operations: PAYLOAD_DOCUMENTS,
+    maskError,
+    contextOf: graphqlContextOf(backgroundServices),
+  });
+  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = config.limits.bodyLimitBytes;
   const rateLimits = createRateLimits(config.limits, db);
   const authentication = new RequestAuthentication(authenticator, rateLimits);
@@ -125,7 +135,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const execute = executorOf(yoga, {
     executor: config.graphqlExecutor,
     operations: routes.map((route) => route.operation),
-    maskError: maskErrorWith(yogaOptions.onUnexpectedError),
+    maskError,
     contextOf,
   });
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });

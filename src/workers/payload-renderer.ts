@@ -53,6 +53,9 @@ function licenseDocument(): DocumentNode {
 
 const LICENSE_DOCUMENT = licenseDocument();
 
+/** The documents payloads are rendered with: read operations, compiled once like the REST reads unless GRAPHQL_EXECUTOR=standard (src/server/app.ts). */
+export const PAYLOAD_DOCUMENTS: readonly DocumentNode[] = [TimesheetDocument as unknown as DocumentNode, LICENSE_DOCUMENT];
+
 /** The same principal shape an API key produces, limited to the record owner's company. */
 function systemPrincipal(keyType: Principal['keyType'], companyId: number): Principal {
   return { keyId: 0, keyType, companyId, customerIds: [], siteIds: [] };

@@ -4,6 +4,8 @@ import { executorOf, type Execute } from '../../src/graphql/execute.js';
 import { graphqlContextOf } from '../../src/graphql/yoga.js';
 import { maskErrorWith } from '../../src/graphql/error-masking.js';
 import { routes } from '../../src/rest/routes.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { PAYLOAD_DOCUMENTS } from '../../src/workers/payload-renderer.js';
 import type { Principal } from '../../src/shared/principal.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -170,6 +172,30 @@ describe('the compiled executor gives the standard executor’s results', () => 
     } finally {
       await db.schema.renameTable('timesheets_away', 'timesheets');
     }
+  });
+
+  it('renders webhook payloads (src/workers/payload-renderer.ts) with the standard executor’s results', async () => {
+    const maskError = maskErrorWith(() => {});
+    const contextOf = graphqlContextOf(t.app.services);
+    const payloadsCompiled = executorOf(t.app.yoga, { executor: 'compiled', operations: PAYLOAD_DOCUMENTS, maskError, contextOf });
+    const payloadsStandard = executorOf(t.app.yoga, { executor: 'standard', operations: PAYLOAD_DOCUMENTS, maskError, contextOf });
+    const [timesheet, license] = PAYLOAD_DOCUMENTS;
+    // The principal a payload is rendered under: the record owner's company, no narrower scope.
+    const system = (keyType: Principal['keyType'], companyId: number): Principal => ({ keyId: 0, keyType, companyId, customerIds: [], siteIds: [] });
+    let withData = 0;
+    for (const companyId of [1, 2, 99]) {
+      const requests = [
+        ...[9001, 9002, 9003, 9004, 0, -1].map((timesheetId) => ({ document: timesheet!, variables: { timesheetId }, principal: system('timesheet', companyId) })),
+        ...[0, 1, 50001, 50002, 50045, 50046, 60001, 70001].map((id) => ({ document: license!, variables: { id: encodeGlobalID('License', id) }, principal: system('developer', companyId) })),
+        { document: license!, variables: { id: 'not-an-id' }, principal: system('developer', companyId) },
+      ];
+      for (const request of requests) {
+        const expected = asJson(await payloadsStandard(request));
+        expect(asJson(await payloadsCompiled(request)), JSON.stringify(request.variables)).toEqual(expected);
+        if (expected.data && Object.values(expected.data).some((value) => value !== null)) withData++;
+      }
+    }
+    expect(withData).toBeGreaterThanOrEqual(8);
   });
 
   it('leaves mutations and documents outside the route table to the standard executor', async () => {
