@@ -1,4 +1,5 @@
 import {
+  BREAK,
   getNamedType,
   getOperationAST,
   GraphQLError,
@@ -13,6 +14,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
+  visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
@@ -125,6 +127,21 @@ export function operationCost(
   const input: CostInput = { schema, document, operation, variables: variables ?? {} };
   const root = schema.getRootType(operation.operation) ?? undefined;
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
+}
+
+/** Whether any page size in the document (a `first` or `last`) is a variable: only then does the cost depend on the variables. */
+export function costReadsVariables(document: DocumentNode): boolean {
+  let reads = false;
+  visit(document, {
+    Argument(node) {
+      if ((node.name.value === 'first' || node.name.value === 'last') && node.value.kind === Kind.VARIABLE) {
+        reads = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return reads;
 }
 
 /** The cost of the operation when it is over `maxCost`; undefined when it is within it. */

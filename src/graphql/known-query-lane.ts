@@ -1,9 +1,9 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from './context.js';
 import { runCompiled, type CompiledOutcome } from './compiled-run.js';
-import { costOverLimit } from './cost.js';
+import { costOverLimit, costReadsVariables } from './cost.js';
 import type { CallerParams } from './execute.js';
-import type { KnownQueries } from './known-queries.js';
+import type { KnownQueries, KnownQuery } from './known-queries.js';
 import { releaseRequestCaches } from './request-caches.js';
 import type { ServerContext } from './yoga.js';
 
@@ -28,7 +28,9 @@ export type KnownQueryLane = (params: CallerParams, serverContext: ServerContext
  * the request id, the refusals' statuses) or on what a known query cannot be (a mutation over
  * GET, a subscription). What it does for every request is what this lane does, in its order:
  *
- * 1. the cost, with the request's variables, is checked against the limit (cost.ts); over it goes back to yoga's stage, which refuses it;
+ * 1. the cost, with the request's variables, is checked against the limit (cost.ts); over it goes back to yoga's stage, which refuses it.
+ *    A query whose page sizes are all written in its text costs the same with any variables, and
+ *    was within the limit when yoga's stage first ran it, so only the others are counted again;
  * 2. the context is built by yoga's context factory from the caller and the request id, as the
  *    REST reads build theirs (execute.ts); the node request and response, and the parameters,
  *    which yoga adds for its own hooks, are left out: no resolver reads them, and a context that
@@ -52,11 +54,21 @@ export function knownQueryLane(options: KnownQueryLaneOptions): KnownQueryLane {
     known.counts.answered++;
     return outcome;
   };
+  /** Per known query: whether its cost depends on the variables (a page size given as one); if not, it was within the limit when it first ran. */
+  const costVaries = new WeakMap<KnownQuery, boolean>();
+  const overLimit = (query: KnownQuery, params: CallerParams): boolean => {
+    let varies = costVaries.get(query);
+    if (varies === undefined) {
+      varies = costReadsVariables(query.document);
+      costVaries.set(query, varies);
+    }
+    return varies && costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined;
+  };
   return (params, serverContext) => {
     const query = known.find(params.query, params.operationName);
     if (!query) return undefined;
     // Over the limit is refused by yoga's stage, so the request is handed back like a failure.
-    if (costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined) {
+    if (overLimit(query, params)) {
       known.counts.handedBack++;
       return Promise.resolve(undefined);
     }

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operationCost } from '../../src/graphql/cost.js';
+import { costReadsVariables, operationCost } from '../../src/graphql/cost.js';
 import { schema } from '../../src/graphql/schema.js';
 
 const cost = (query: string, variables?: Record<string, unknown>, operationName?: string) =>
@@ -34,5 +34,16 @@ describe('operationCost', () => {
     const two = 'query Small { sites(first: 1) { edges { node { siteName } } } } query Large { sites(first: 100) { edges { node { siteName } } } }';
     expect(cost(two, {}, 'Large')).toBeGreaterThan(cost(two, {}, 'Small')! * 50);
     expect(cost(two)).toBeUndefined();
+  });
+
+  it('tells the documents whose cost depends on the variables: a page size given as one, in a fragment too', () => {
+    expect(costReadsVariables(parse(VARIABLES))).toBe(true);
+    expect(costReadsVariables(parse('query ($n: Int) { sites(last: $n) { edges { node { siteName } } } }'))).toBe(true);
+    expect(costReadsVariables(parse('query ($n: Int) { ...F } fragment F on Query { sites(first: $n) { edges { node { siteName } } } }'))).toBe(true);
+    expect(costReadsVariables(parse(LITERAL))).toBe(false);
+    // Other arguments given as variables leave the cost alone.
+    expect(costReadsVariables(parse('query ($id: Int!) { timesheet(timesheetId: $id) { timesheetId } }'))).toBe(false);
+    const other = 'query ($id: Int!) { timesheet(timesheetId: $id) { timesheetId } }';
+    expect(cost(other, { id: 1 })).toBe(cost(other, { id: 2 }));
   });
 });

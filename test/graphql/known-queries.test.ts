@@ -1,7 +1,12 @@
 import { getOperationAST, parse, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
+import { operationCost } from '../../src/graphql/cost.js';
+import type { Services } from '../../src/graphql/context.js';
 import { KNOWN_QUERIES, KnownQueries, type KnownQuery } from '../../src/graphql/known-queries.js';
+import { knownQueryLane } from '../../src/graphql/known-query-lane.js';
+import { graphqlContextOf, type ServerContext } from '../../src/graphql/yoga.js';
+import type { Principal } from '../../src/shared/principal.js';
 import { schema } from '../../src/graphql/schema.js';
 
 /**
@@ -55,5 +60,41 @@ describe('known queries', () => {
 
   it('is bounded in the gateway as the compiled documents are', () => {
     expect(KNOWN_QUERIES.maxTexts).toBe(500);
+  });
+});
+
+describe('the known queries’ lane and the cost limit', () => {
+  /** A known query whose compiled run is only counted: the lane's decision is what is tested. */
+  function countedQuery(text: string): { query: KnownQuery; runs: () => number } {
+    const real = knownQuery(text);
+    let runs = 0;
+    const compiled = { ...real.compiled, query: () => (runs++, { data: {} }) };
+    return { query: { ...real, compiled }, runs: () => runs };
+  }
+  const serverContext = { principal: { kind: 'test' } as unknown as Principal, requestId: 'r' } as ServerContext;
+  const contextOf = graphqlContextOf({} as Services);
+
+  it('hands back a known query whose page size, given as a variable, puts it over the limit', async () => {
+    const text = 'query Page($n: Int) { staffs(first: $n) { edges { node { employeeId } } } }';
+    const { query, runs } = countedQuery(text);
+    const known = new KnownQueries({ maxTexts: 10 });
+    known.remember(text, undefined, query);
+    const maxCost = operationCost(schema, query.document, undefined, { n: 5 })!;
+    const lane = knownQueryLane({ known, schema, maxCost, contextOf });
+    expect(await lane({ query: text, variables: { n: 5 } }, serverContext)).toEqual({ data: {} });
+    expect(await lane({ query: text, variables: { n: 6 } }, serverContext)).toBeUndefined();
+    expect(runs()).toBe(1);
+    expect(known.counts).toEqual({ answered: 1, handedBack: 1 });
+  });
+
+  it('runs a known query whose page sizes are written in its text, whatever its variables', async () => {
+    const text = 'query One($id: Int!) { staffs(first: 5) { edges { node { employeeId } } } timesheet(timesheetId: $id) { timesheetId } }';
+    const { query, runs } = countedQuery(text);
+    const known = new KnownQueries({ maxTexts: 10 });
+    known.remember(text, undefined, query);
+    const maxCost = operationCost(schema, query.document, undefined, {})!;
+    const lane = knownQueryLane({ known, schema, maxCost, contextOf });
+    for (const id of [1, 2, 3]) expect(await lane({ query: text, variables: { id } }, serverContext)).toEqual({ data: {} });
+    expect(runs()).toBe(3);
   });
 });
