@@ -8,19 +8,13 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Principal } from '../shared/principal.js';
-import { storePayloadOnce, storePayloadsOnce } from '../repositories/webhook-events.js';
+import { storePayloadOnce, storePayloadsOnce, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import type { Db } from '../shared/db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
 import type { Execute } from '../graphql/execute.js';
 
-export interface EventIdentity {
-  eventId: number;
-  event: string;
-  eventType: string;
-  companyId: number;
-  recordId: number;
-  occurredAt: string;
-}
+/** What rendering an event's body needs (the repository's description of an event without one). */
+export type EventIdentity = UnrenderedEvent;
 
 function field(selection: SelectionSetNode | undefined, name: string): FieldNode {
   const found = selection?.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === name);
@@ -87,18 +81,23 @@ export class PayloadRenderer {
     if (known !== undefined) return Promise.resolve(known);
     const under = this.rendering.get(event.eventId);
     if (under) return under;
-    const render = this.render(event).then(
+    return this.track(event.eventId, this.render(event));
+  }
+
+  /** Holds a rendering under way for its event, and remembers its body once it has one. */
+  private track(eventId: number, rendering: Promise<string>): Promise<string> {
+    const render = rendering.then(
       (body) => {
-        this.rendering.delete(event.eventId);
-        this.remember(event.eventId, body);
+        this.rendering.delete(eventId);
+        this.remember(eventId, body);
         return body;
       },
       (error: unknown) => {
-        this.rendering.delete(event.eventId);
+        this.rendering.delete(eventId);
         throw error;
       },
     );
-    this.rendering.set(event.eventId, render);
+    this.rendering.set(eventId, render);
     return render;
   }
 
@@ -126,22 +125,12 @@ export class PayloadRenderer {
       const kept = rendered.length > 0 ? await store(rendered) : [];
       return new Map(rendered.map((r, i) => [r.eventId, kept[i]!]));
     });
-    const renders = wanted.map((event, i) => {
-      const render = Promise.all([bodies[i]!, stored]).then(
-        ([, kept]) => {
-          this.rendering.delete(event.eventId);
-          const body = kept.get(event.eventId)!;
-          this.remember(event.eventId, body);
-          return body;
-        },
-        (error: unknown) => {
-          this.rendering.delete(event.eventId);
-          throw error;
-        },
-      );
-      this.rendering.set(event.eventId, render);
-      return render;
-    });
+    const renders = wanted.map((event, i) =>
+      this.track(
+        event.eventId,
+        Promise.all([bodies[i]!, stored]).then(([, kept]) => kept.get(event.eventId)!),
+      ),
+    );
     // Failures reach the deliveries that asked for these bodies; nobody may have asked.
     return Promise.allSettled(renders).then(() => undefined);
   }

@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AddressGuard } from '../../src/webhooks/address-guard.js';
-import { Dispatcher } from '../../src/workers/dispatcher.js';
-import { PayloadRenderer } from '../../src/workers/payload-renderer.js';
-import type { TestApp } from '../support/test-app.js';
-import { deliveriesOf, importTimesheets, ONE_SEND_PER_DESTINATION, startReceiver, startWebhookApp, subscribe, waitFor, type Receiver } from './support.js';
+import { describe, expect, it, vi } from 'vitest';
+import { appWithoutDispatcher, backlogAt, deliverAll, deliveriesOf, ONE_SEND_PER_DESTINATION } from './support.js';
 
 /** The repository as it is, counting the transactions that store bodies and the bodies in each. */
 const stores = vi.hoisted(() => ({ single: 0, batches: [] as number[] }));
@@ -24,40 +20,13 @@ vi.mock('../../src/repositories/webhook-events.js', async (importOriginal) => {
 });
 
 describe('bodies of rows leased ahead', () => {
-  let t: TestApp;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    t = await startWebhookApp(ONE_SEND_PER_DESTINATION);
-    receiver = await startReceiver();
-    await t.app.webhooks.dispatcher.stop();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.close();
-  });
+  const suite = appWithoutDispatcher(ONE_SEND_PER_DESTINATION);
 
   it('are rendered together and stored in a few transactions, and every send carries the stored body', async () => {
-    const token = await t.token({ type: 'developer', companyId: 1 });
-    const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri: `${receiver.url}/ahead`, event: 'timesheet', eventType: 'created' });
+    const { t, receiver } = suite;
     const count = 24;
-    await importTimesheets(
-      t.app.db,
-      Array.from({ length: count }, (_, i) => ({ timesheetId: 9600 + i, siteId: 100, employeeId: 1001 })),
-    );
-    const config = t.app.config.webhooks;
-    const dispatcher = new Dispatcher({
-      db: t.app.db,
-      config,
-      guard: new AddressGuard(config.allowedCidrs),
-      renderer: new PayloadRenderer(t.app.db, t.app.execute),
-    });
-    dispatcher.start();
-    try {
-      await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'every delivery');
-    } finally {
-      await dispatcher.stop();
-    }
+    const subscriptionId = await backlogAt(t, `${receiver.url}/ahead`, 9600, count);
+    await deliverAll(t, subscriptionId);
     // One event per delivery here: without rendering ahead, each would be stored on its own.
     const transactions = stores.single + stores.batches.length;
     expect(stores.batches.some((size) => size > 1)).toBe(true);

@@ -120,10 +120,10 @@ export const ONE_SEND_PER_DESTINATION = {
  * A test app whose own dispatcher is stopped (the suite plays the dispatchers itself) and a
  * receiver, started before the suite's tests and closed after them.
  */
-export function appWithoutDispatcher(): { readonly t: TestApp; readonly receiver: Receiver } {
+export function appWithoutDispatcher(env: Record<string, string> = {}): { readonly t: TestApp; readonly receiver: Receiver } {
   let started: { t: TestApp; receiver: Receiver } | undefined;
   beforeAll(async () => {
-    const t = await startWebhookApp();
+    const t = await startWebhookApp(env);
     const receiver = await startReceiver();
     await t.app.webhooks.dispatcher.stop();
     started = { t, receiver };
@@ -147,6 +147,34 @@ export function appWithoutDispatcher(): { readonly t: TestApp; readonly receiver
 }
 
 /** Imports timesheets through the real import path, events included. */
+/** A new subscription of subscriber 302 to created timesheets at `uri`, and `count` timesheets created for it from `firstId` on; resolves the subscription's id. */
+export async function backlogAt(t: TestApp, uri: string, firstId: number, count: number): Promise<number> {
+  const token = await t.token({ type: 'developer', companyId: 1 });
+  const subscriptionId = await subscribe(t, token, { subscriberId: 302, uri, event: 'timesheet', eventType: 'created' });
+  await importTimesheets(
+    t.app.db,
+    Array.from({ length: count }, (_, i) => ({ timesheetId: firstId + i, siteId: 100, employeeId: 1001 })),
+  );
+  return subscriptionId;
+}
+
+/** Runs a dispatcher of the test's own, on the app's connection, until every delivery of the subscription is delivered. */
+export async function deliverAll(t: TestApp, subscriptionId: number): Promise<void> {
+  const config = t.app.config.webhooks;
+  const dispatcher = new Dispatcher({
+    db: t.app.db,
+    config,
+    guard: new AddressGuard(config.allowedCidrs),
+    renderer: new PayloadRenderer(t.app.db, t.app.execute),
+  });
+  dispatcher.start();
+  try {
+    await waitFor(async () => (await deliveriesOf(t.app.db, subscriptionId)).every((d) => d.state === 'delivered'), 'every delivery');
+  } finally {
+    await dispatcher.stop();
+  }
+}
+
 export function importTimesheets(db: Db, timesheets: { timesheetId: number; siteId: number; employeeId: number; status?: string }[]) {
   return importData(db, { timesheets }, { onChanges: emitImportEvents });
 }
