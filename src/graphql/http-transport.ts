@@ -199,10 +199,9 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     }
   };
 
-  const run = async (params: CallerParams, request: RequestFacts, context: ServerContext, tryLane: boolean): Promise<CallerResult> => {
+  /** yoga's per-operation stage, with a throw answered as yoga answers it. */
+  const run = async (params: CallerParams, request: RequestFacts, context: ServerContext): Promise<CallerResult> => {
     try {
-      const answered = tryLane ? await laneAnswer(params, context) : undefined;
-      if (answered) return answered;
       return await runCallerOperation(yoga, params, request, context);
     } catch (error) {
       return { errors: errorsOf(error) };
@@ -288,10 +287,15 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     const request = requestFacts(req);
     let result: unknown;
     if (Array.isArray(params)) {
-      result = await Promise.all(params.map((one) => run(one, request, Object.create(serverContext) as ServerContext, true)));
+      result = await Promise.all(
+        params.map(async (one) => {
+          const itemContext = Object.create(serverContext) as ServerContext;
+          return (await laneAnswer(one, itemContext)) ?? run(one, request, itemContext);
+        }),
+      );
     } else {
       // The lane has had it: yoga's stage answers.
-      result = await run(params, request, serverContext, false);
+      result = await run(params, request, serverContext);
     }
     const answer = await answerOf(request, result, serverContext);
     if (isAsyncIterable(result)) void (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();

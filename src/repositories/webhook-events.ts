@@ -69,11 +69,14 @@ const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
  * statements (no query built per call): the dispatcher stores one body per event it sends.
  */
 export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
-  return withStatements(db, { transaction: false }, async (sql) => {
-    if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
-    const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
-    return (row?.payload as string | null | undefined) ?? body;
-  });
+  return withStatements(db, { transaction: false }, (sql) => storeOnce(sql, eventId, body));
+}
+
+/** Stores `body` unless the event has one already; the body the event keeps. */
+async function storeOnce(sql: Statements, eventId: number, body: string): Promise<string> {
+  if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
+  const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+  return (row?.payload as string | null | undefined) ?? body;
 }
 
 /** An event whose body is not stored yet: what rendering it needs. */
@@ -115,14 +118,7 @@ export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: numb
   if (bodies.length === 0) return [];
   const run = async (sql: Statements) => {
     const kept: string[] = [];
-    for (const { eventId, body } of bodies) {
-      if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) {
-        kept.push(body);
-        continue;
-      }
-      const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
-      kept.push((row?.payload as string | null | undefined) ?? body);
-    }
+    for (const { eventId, body } of bodies) kept.push(await storeOnce(sql, eventId, body));
     return kept;
   };
   return statements ? run(statements) : withStatements(db, { transaction: true }, run);

@@ -13,8 +13,6 @@ import type { Db } from '../shared/db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
 import type { Execute } from '../graphql/execute.js';
 
-/** What rendering an event's body needs (the repository's description of an event without one). */
-export type EventIdentity = UnrenderedEvent;
 
 function field(selection: SelectionSetNode | undefined, name: string): FieldNode {
   const found = selection?.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === name);
@@ -75,7 +73,7 @@ export class PayloadRenderer {
     private readonly execute: Execute,
   ) {}
 
-  payloadOf(event: EventIdentity, stored: string | null): Promise<string> {
+  payloadOf(event: UnrenderedEvent, stored: string | null): Promise<string> {
     if (stored !== null) return Promise.resolve(stored);
     const known = this.recent.get(event.eventId);
     if (known !== undefined) return Promise.resolve(known);
@@ -111,7 +109,7 @@ export class PayloadRenderer {
    * `store` writes the bodies (by default in a transaction of their own).
    */
   renderAhead(
-    events: readonly EventIdentity[],
+    events: readonly UnrenderedEvent[],
     store: (bodies: readonly { eventId: number; body: string }[]) => Promise<string[]> = (bodies) => storePayloadsOnce(this.db, bodies),
   ): Promise<void> {
     const wanted = events.filter((e) => !this.recent.has(e.eventId) && !this.rendering.has(e.eventId));
@@ -135,11 +133,11 @@ export class PayloadRenderer {
     return Promise.allSettled(renders).then(() => undefined);
   }
 
-  private async render(event: EventIdentity): Promise<string> {
+  private async render(event: UnrenderedEvent): Promise<string> {
     return storePayloadOnce(this.db, event.eventId, await this.bodyOf(event));
   }
 
-  private async bodyOf(event: EventIdentity): Promise<string> {
+  private async bodyOf(event: UnrenderedEvent): Promise<string> {
     return JSON.stringify({
       type: `${event.event}.${event.eventType}`,
       timestamp: event.occurredAt,
@@ -153,7 +151,7 @@ export class PayloadRenderer {
     if (this.recent.size > RECENT_BODIES) this.recent.delete(this.recent.keys().next().value!);
   }
 
-  private async record(event: EventIdentity): Promise<unknown> {
+  private async record(event: UnrenderedEvent): Promise<unknown> {
     if (event.event === 'timesheet') {
       const data = await this.run(TimesheetDocument as unknown as DocumentNode, { timesheetId: event.recordId }, systemPrincipal('timesheet', event.companyId));
       return (data as { timesheet?: unknown } | null)?.timesheet ?? null;
