@@ -1,5 +1,6 @@
 import { getVariableValues, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
+import { scalarVariablesCoercer } from './scalar-variables.js';
 
 /**
  * How a compiled query ran: its result when that result is graphql-js's, or why graphql-js must
@@ -18,9 +19,10 @@ function outcomeOf(result: ExecutionResult): CompiledOutcome {
 
 /**
  * Runs a caller's compiled query the one way both of its callers need (compiled-caller-queries.ts
- * inside yoga's stage, known-query-lane.ts outside it): graphql-js coerces the variables and
- * graphql-jit gets the coerced values, which it coerces to themselves (compiled-documents.ts
- * admits only such variable types). Only a result without any error is kept.
+ * inside yoga's stage, known-query-lane.ts outside it): the variables are coerced as graphql-js
+ * coerces them (by scalar-variables.ts when they are all built-in scalars and accepted, else by
+ * graphql-js itself) and graphql-jit gets the coerced values, which it coerces to themselves
+ * (compiled-documents.ts admits only such variable types). Only a result without any error is kept.
  */
 export function runCompiled(
   schema: GraphQLSchema,
@@ -29,11 +31,16 @@ export function runCompiled(
   contextValue: unknown,
   variableValues: Readonly<Record<string, unknown>> | null | undefined,
 ): CompiledOutcome | Promise<CompiledOutcome> {
-  const variables = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {});
-  if (variables.errors) return 'variables refused';
+  const inputs = variableValues ?? {};
+  let coerced = scalarVariablesCoercer(schema, operation)?.(inputs);
+  if (coerced === undefined) {
+    const variables = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
+    if (variables.errors) return 'variables refused';
+    coerced = variables.coerced;
+  }
   let result: ReturnType<CompiledQuery['query']>;
   try {
-    result = compiled.query(undefined, contextValue, variables.coerced);
+    result = compiled.query(undefined, contextValue, coerced);
   } catch {
     return 'failed';
   }

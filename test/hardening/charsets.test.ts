@@ -23,18 +23,23 @@ const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
 const withPrefix = (prefix: number[], bytes: Uint8Array) => new Uint8Array([...prefix, ...bytes]);
 const utf16le = (text: string, bom = true) => withPrefix(bom ? [0xff, 0xfe] : [], new Uint8Array(Buffer.from(text, 'utf16le')));
-const utf16be = (text: string) => {
+const utf16be = (text: string, bom = true) => {
   const le = Buffer.from(text, 'utf16le');
   for (let i = 0; i < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1]!, le[i]!];
-  return withPrefix([0xfe, 0xff], new Uint8Array(le));
+  return withPrefix(bom ? [0xfe, 0xff] : [], new Uint8Array(le));
 };
-const utf32le = (text: string) => {
-  const out: number[] = [0xff, 0xfe, 0x00, 0x00];
+const utf32le = (text: string, bom = true) => {
+  const out: number[] = bom ? [0xff, 0xfe, 0x00, 0x00] : [];
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     out.push(cp & 0xff, (cp >> 8) & 0xff, (cp >> 16) & 0xff, 0);
   }
   return new Uint8Array(out);
+};
+const utf32be = (text: string) => {
+  const le = utf32le(text, false);
+  for (let i = 0; i < le.length; i += 4) le.subarray(i, i + 4).reverse();
+  return le;
 };
 
 const JSON_TYPE = 'application/json';
@@ -44,6 +49,7 @@ describe('request bodies are UTF-8 or refused with 415', () => {
   let token: string;
   let n = 0;
   const createBody = () => JSON.stringify({ subscriberId: 301, uri: `https://hooks.example.com/caf\u00e9/${++n}` });
+  const asciiBody = () => JSON.stringify({ subscriberId: 301, uri: `https://hooks.example.com/cafe/${++n}` });
   beforeAll(async () => {
     t = await startTestApp();
     token = await t.token({ type: 'developer', companyId: 1 });
@@ -63,6 +69,12 @@ describe('request bodies are UTF-8 or refused with 415', () => {
     ['UTF-16BE with a byte order mark', () => utf16be(createBody()), JSON_TYPE],
     ['UTF-16LE without a byte order mark', () => utf16le(createBody(), false), JSON_TYPE],
     ['UTF-32LE with a byte order mark', () => utf32le(createBody()), JSON_TYPE],
+    // ASCII text without a byte order mark is valid UTF-8 byte by byte (its zeros are NUL
+    // characters): only where the first four bytes have zeros tells the encoding.
+    ['ASCII UTF-16LE without a byte order mark', () => utf16le(asciiBody(), false), JSON_TYPE],
+    ['ASCII UTF-16BE without a byte order mark', () => utf16be(asciiBody(), false), JSON_TYPE],
+    ['ASCII UTF-32LE without a byte order mark', () => utf32le(asciiBody(), false), JSON_TYPE],
+    ['ASCII UTF-32BE without a byte order mark', () => utf32be(asciiBody()), JSON_TYPE],
   ];
 
   it.each(refusals)('refuses %s on a REST write with a 415 envelope and writes nothing', async (_what, bytes, contentType) => {

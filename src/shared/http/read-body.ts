@@ -90,7 +90,8 @@ const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
 
 /** Every charset parameter of a Content-Type value, unquoted and in lower case. */
 function declaredCharsets(contentType: string | undefined): string[] {
-  if (contentType === undefined) return [];
+  // Most values have no parameters at all (`application/json`).
+  if (contentType === undefined || !contentType.includes(';')) return [];
   return contentType
     .split(';')
     .slice(1)
@@ -104,13 +105,13 @@ function declaredCharsets(contentType: string | undefined): string[] {
  * text starting with two ASCII characters has in its first four bytes (RFC 4627, section 3).
  */
 function looksLikeUtf16Or32(body: Buffer): boolean {
-  const [a, b, c, d] = body;
+  const a = body[0], b = body[1], c = body[2], d = body[3];
   if ((a === 0xfe && b === 0xff) || (a === 0xff && b === 0xfe)) return true;
   if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return true;
   if (body.length < 4) return false;
-  const zero = [a === 0, b === 0, c === 0, d === 0];
-  const pattern = zero.map((z) => (z ? '0' : 'x')).join('');
-  return pattern === '000x' || pattern === '0x0x' || pattern === 'x000' || pattern === 'x0x0';
+  // The zero bytes of the first four, as the patterns 000x, 0x0x, x000 and x0x0.
+  const zeros = (a === 0 ? 8 : 0) | (b === 0 ? 4 : 0) | (c === 0 ? 2 : 0) | (d === 0 ? 1 : 0);
+  return zeros === 0b1110 || zeros === 0b1010 || zeros === 0b0111 || zeros === 0b0101;
 }
 
 /**

@@ -34,12 +34,20 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * JSON lines to stdout unless a stream is given. stdout is written asynchronously: a line is
- * handed to the operating system at once when no write is under way, and lines logged during a
- * write go out together in the next one, so a busy gateway makes one write per batch instead of
- * one blocking write per request. What is still buffered when the process exits (process.exit,
- * a crash) is written synchronously by pino's exit hook; only a SIGKILL can cut off the lines of
- * the last write.
+ * How stdout is written: lines are gathered until this many bytes wait, or until the next flush
+ * (at most LOG_FLUSH_MS later), and then handed to the operating system in one write. One write
+ * per line cost a busy gateway a system call and a thread-pool hand-off per request
+ * (bench/README.md, round five).
+ */
+export const LOG_BATCH_BYTES = 8192;
+export const LOG_FLUSH_MS = 100;
+
+/**
+ * JSON lines to stdout unless a stream is given. stdout is written asynchronously, in batches
+ * (LOG_BATCH_BYTES, LOG_FLUSH_MS): a line reaches the operating system within LOG_FLUSH_MS.
+ * What is still buffered when the process exits (process.exit, a crash, the end of a graceful
+ * shutdown) is written synchronously by pino's exit hook; only a SIGKILL can cut off the last
+ * LOG_FLUSH_MS of lines.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
@@ -48,7 +56,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
 }
 
 /**
