@@ -26,8 +26,8 @@ export interface JsonStreamVisitor {
   value(key: string, value: unknown): void;
 }
 
-// One buffer, read into again and again: a fresh buffer per read costs more than the reading
-// (new memory for the kernel to fill, and garbage), so nothing may keep a view of it (see push).
+// Two buffers, read into again and again: a fresh buffer per read costs more than the reading
+// (new memory for the kernel to fill, and garbage), so nothing may keep a view of one (see push).
 const READ_SIZE = 256 * 1024;
 
 const QUOTE = 0x22;
@@ -93,15 +93,28 @@ export async function scanJsonFile(path: string, visitor: JsonStreamVisitor): Pr
   try {
     const scanner = new JsonObjectScanner(visitor);
     let first = true;
-    const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
+    // Two buffers taking turns: the next one is read while the scanner works on the other, so
+    // the scan does not wait for the file between buffers.
+    let next = Buffer.allocUnsafeSlow(READ_SIZE);
+    let spare = Buffer.allocUnsafeSlow(READ_SIZE);
+    let reading = handle.read(next, 0, READ_SIZE, null);
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
+      const { bytesRead, buffer } = await reading;
       if (bytesRead === 0) break;
+      [next, spare] = [spare, next];
+      // Read on from where this read ended (one read at a time, so the file position keeps the order).
+      reading = handle.read(next, 0, READ_SIZE, null);
       let data = buffer.subarray(0, bytesRead);
       // Editors on Windows like to prepend a byte-order mark, which JSON does not allow.
       if (first && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) data = data.subarray(3);
       first = false;
-      await scanner.push(data);
+      try {
+        await scanner.push(data);
+      } catch (error) {
+        // Let the read under way end before the file is closed.
+        await reading.catch(() => {});
+        throw error;
+      }
     }
     scanner.end();
   } finally {

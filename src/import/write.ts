@@ -18,7 +18,16 @@ export async function parkChangedEventFilters(trx: Tx, filters: readonly Planned
 /** Writes the inserted and updated rows of one chunk inside the caller's transaction; returns how many. */
 export async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[]): Promise<number> {
   const spec = TABLES[entity];
-  const rows = planned.filter(({ outcome }) => outcome !== 'unchanged').map(({ row }) => row);
-  await upsertRows(trx, spec.table, spec.idColumn, rows, spec.fields.length);
-  return rows.length;
+  const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
+  // An inserted record was planned against the stored rows of this transaction: none has its id.
+  const stored = changed.map(({ outcome }) => outcome !== 'inserted');
+  await upsertRows(
+    trx,
+    spec.table,
+    spec.idColumn,
+    changed.map(({ row }) => row),
+    spec.fields.length,
+    stored,
+  );
+  return changed.length;
 }

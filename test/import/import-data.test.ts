@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IMPORT_PAGE_CACHE_KIB, importData, importScanned, ImportValidationError, scanImport, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
-import { pageCacheKib } from '../../src/repositories/import-tables.js';
+import { pageCacheKib, upsertRows } from '../../src/repositories/import-tables.js';
 import { memorySource } from '../../src/import/source.js';
 import type { Section } from '../../src/import/format.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -323,5 +323,38 @@ describe('the second reading', () => {
     const summary = await importScanned(t.db, { ...scanned, source });
     expect(read).toEqual(['companies', 'staff', 'licenses']);
     expect(summary.entities.licenses.inserted).toEqual([50001, 50002]);
+  });
+});
+
+describe('the rows an import writes', () => {
+  const row = (id: number, state: string) => ({
+    security_license_id: id,
+    employee_id: 1001,
+    state,
+    license_number: null,
+    status: null,
+    expiry_date: null,
+    reminder: null,
+    critical: true,
+    attachment_link: null,
+    licence_sector: null,
+    is_invalid_license: false,
+  });
+
+  it('replace a stored row when it is said to be stored, and take a plain insert on SQLite when not', async () => {
+    await importData(t.db, fullFile());
+    const stored = 50001;
+    // Stored and said to be: replaced. New and said to be new: inserted. In one call, in order.
+    await t.db.transaction((trx) => upsertRows(trx, 'licenses', 'security_license_id', [row(stored, 'QLD'), row(70_001, 'WA')], 11, [true, false]));
+    expect(await t.db('licenses').whereIn('security_license_id', [stored, 70_001]).orderBy('security_license_id').select('state')).toEqual([
+      { state: 'QLD' },
+      { state: 'WA' },
+    ]);
+    // A stored id said to be new: the plain insert on SQLite refuses it (the import never says so,
+    // having read the stored rows in its transaction); PostgreSQL's bulk upsert replaces it.
+    const write = t.db.transaction((trx) => upsertRows(trx, 'licenses', 'security_license_id', [row(stored, 'SA')], 11, [false]));
+    if (testBackend() === 'sqlite') await expect(write).rejects.toThrow(/UNIQUE constraint failed: licenses\.security_license_id/);
+    else await write;
+    expect(await t.db('licenses').where('security_license_id', stored).first('state')).toEqual({ state: testBackend() === 'sqlite' ? 'QLD' : 'SA' });
   });
 });

@@ -165,6 +165,32 @@ describe('the streaming JSON scanner', () => {
       await scanJsonFile(path, visitor(seen));
       expect(seen.elements.map(([, value]) => value)).toEqual(licenses);
     });
+
+    it('reads the next buffer while elements are taken, in order, and ends on a late syntax error', async () => {
+      // Several read buffers (256 KiB each), taken by a visitor that sometimes waits, so that the
+      // read of the next buffer is under way while the scanner still works on the last one.
+      const licenses = Array.from({ length: 20_000 }, (_, i) => ({ securityLicenseId: i + 1, note: `${i}:${'x'.repeat(i % 97)}` }));
+      const text = JSON.stringify({ licenses });
+      expect(text.length).toBeGreaterThan(4 * 256 * 1024);
+      const path = join(dir, 'several-buffers.json');
+      writeFileSync(path, text);
+      const taken: unknown[] = [];
+      const waiting = {
+        member: (): MemberMode => 'elements',
+        element: (_key: string, value: unknown) => {
+          taken.push(value);
+          return taken.length % 1_000 === 0 ? new Promise<void>((resolve) => setTimeout(resolve, 2)) : undefined;
+        },
+        value: () => {},
+      };
+      await scanJsonFile(path, waiting);
+      expect(taken).toEqual(licenses);
+
+      writeFileSync(path, `${text.slice(0, -2)},}`);
+      taken.length = 0;
+      await expect(scanJsonFile(path, waiting)).rejects.toThrow(JsonSyntaxError);
+      expect(taken).toHaveLength(licenses.length);
+    });
   });
 });
 
