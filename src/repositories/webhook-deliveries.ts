@@ -407,9 +407,15 @@ export async function settleDeliveries(
   settlements: readonly Settlement[],
   before: readonly ((sql: Statements) => Promise<void>)[] = [],
 ): Promise<boolean[]> {
+  // On SQLite the transaction holds the write lock from its first statement to its commit, so a
+  // subscription whose failing_since it cleared stays clear until it sets one itself: clearing it
+  // again for the next delivered attempt of that subscription would change nothing. (PostgreSQL
+  // lets other dispatchers commit in between, so there every delivered attempt clears it.)
+  const clearOnce = !isPostgres(db);
   return withStatements(db, { transaction: true }, async (sql) => {
     for (const work of before) await work(sql);
     const moved: boolean[] = [];
+    const cleared = new Set<number>();
     for (const s of settlements) {
       if (s.attempt) {
         const a = s.attempt;
@@ -420,12 +426,17 @@ export async function settleDeliveries(
       moved.push(changed > 0);
       if (changed === 0) continue;
       if (s.deactivate) {
+        cleared.delete(s.subscriptionId);
         const [current] = await sql.all(SUBSCRIPTION_MODIFIED, [s.subscriptionId]);
         const previous = (current?.modified_date_time as string | null | undefined) ?? null;
         await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
+      } else if (s.failingSince === null) {
+        if (cleared.has(s.subscriptionId)) continue;
+        await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
+        if (clearOnce) cleared.add(s.subscriptionId);
       } else if (s.failingSince !== undefined) {
-        if (s.failingSince === null) await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
-        else await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+        cleared.delete(s.subscriptionId);
+        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
       }
     }
     return moved;
