@@ -275,14 +275,74 @@ export async function leaseDueOfSubscriptions(
   }));
 }
 
+/** What a send of a leased delivery reads again just before it goes: everything but its event, which never changes. */
+export type HeldDelivery = Omit<LeasedDelivery, 'event' | 'event_type' | 'company_id' | 'record_id' | 'occurred_at' | 'payload'>;
+
+const HELD_COLUMNS = [
+  'd.id',
+  'd.webhook_id',
+  'd.attempt_count',
+  'd.next_attempt_at',
+  'd.lease_owner',
+  'd.event_id',
+  'd.subscription_id',
+  'su.uri',
+  'su.is_active',
+  'su.failing_since',
+  'su.modified_date_time',
+  'sb.signing_secret',
+  'sb.previous_signing_secret',
+  'sb.previous_secret_expires_at',
+].join(', ');
+
+/** Leased rows by id, still under the token, with their subscription and subscriber (not their event). */
+function heldSql(count: number): string {
+  return (
+    `SELECT ${HELD_COLUMNS} FROM webhook_deliveries d ` +
+    'JOIN subscriptions su ON su.id = d.subscription_id ' +
+    'JOIN subscribers sb ON sb.id = su.subscriber_id ' +
+    `WHERE d.lease_owner = ? AND d.id IN (${placeholders(count)})`
+  );
+}
+
 /**
- * The deliveries of `ids` still leased under `token`, read afresh with everything a send needs.
- * A row whose lease was cleared (subscription deleted, delivery settled) or passed to another
- * dispatcher is simply not returned.
+ * The deliveries of `ids` still leased under `token`, read afresh with what can change while a
+ * row is held: the lease itself, the subscription (paused, its URI) and the subscriber's signing
+ * secrets. A row whose lease was cleared (subscription deleted, delivery settled) or passed to
+ * another dispatcher is simply not returned. The event is not read (it never changes): a send
+ * whose body is not at hand reads it with eventsForSend.
  */
-export async function readLeased(db: Db, token: string, ids: readonly number[]): Promise<LeasedDelivery[]> {
+export async function readLeased(db: Db, token: string, ids: readonly number[]): Promise<HeldDelivery[]> {
   if (ids.length === 0) return [];
-  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length), [token, ...ids])) as unknown as LeasedDelivery[]);
+  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(heldSql(ids.length), [token, ...ids])) as unknown as HeldDelivery[]);
+}
+
+/** An event as a send needs it: what rendering its body needs, and the body stored, if any. */
+export interface EventForSend {
+  eventId: number;
+  event: string;
+  eventType: string;
+  companyId: number;
+  recordId: number;
+  occurredAt: string;
+  payload: string | null;
+}
+
+/** The events of `eventIds` as their sends need them (one statement). */
+export async function eventsForSend(db: Db, eventIds: readonly number[]): Promise<EventForSend[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await withStatements(db, { transaction: false }, (sql) =>
+    sql.all(`SELECT id, event, event_type, company_id, record_id, occurred_at, payload FROM webhook_events WHERE id IN (${placeholders(eventIds.length)})`, eventIds),
+  );
+  return rows.map((row) => ({
+    eventId: Number(row.id),
+    event: String(row.event),
+    eventType: String(row.event_type),
+    companyId: Number(row.company_id),
+    recordId: Number(row.record_id),
+    occurredAt: String(row.occurred_at),
+    payload: (row.payload as string | null | undefined) ?? null,
+  }));
 }
 
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */
@@ -347,9 +407,15 @@ export async function settleDeliveries(
   settlements: readonly Settlement[],
   before: readonly ((sql: Statements) => Promise<void>)[] = [],
 ): Promise<boolean[]> {
+  // On SQLite the transaction holds the write lock from its first statement to its commit, so a
+  // subscription whose failing_since it cleared stays clear until it sets one itself: clearing it
+  // again for the next delivered attempt of that subscription would change nothing. (PostgreSQL
+  // lets other dispatchers commit in between, so there every delivered attempt clears it.)
+  const clearOnce = !isPostgres(db);
   return withStatements(db, { transaction: true }, async (sql) => {
     for (const work of before) await work(sql);
     const moved: boolean[] = [];
+    const cleared = new Set<number>();
     for (const s of settlements) {
       if (s.attempt) {
         const a = s.attempt;
@@ -360,12 +426,17 @@ export async function settleDeliveries(
       moved.push(changed > 0);
       if (changed === 0) continue;
       if (s.deactivate) {
+        cleared.delete(s.subscriptionId);
         const [current] = await sql.all(SUBSCRIPTION_MODIFIED, [s.subscriptionId]);
         const previous = (current?.modified_date_time as string | null | undefined) ?? null;
         await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
+      } else if (s.failingSince === null) {
+        if (cleared.has(s.subscriptionId)) continue;
+        await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
+        if (clearOnce) cleared.add(s.subscriptionId);
       } else if (s.failingSince !== undefined) {
-        if (s.failingSince === null) await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
-        else await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+        cleared.delete(s.subscriptionId);
+        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
       }
     }
     return moved;

@@ -32,8 +32,12 @@ export class ConnectionPool {
 
   /** The agent for `url`'s origin, created on first use; null once the pool is closed. */
   agentFor(url: URL): OriginAgent | null {
+    return this.agentForOrigin(`${url.protocol}//${url.host.toLowerCase()}`, url.protocol === 'https:');
+  }
+
+  /** The agent for an origin (scheme, host and port, lower case, as agentFor spells it), created on first use; null once closed. */
+  agentForOrigin(origin: string, https: boolean): OriginAgent | null {
     if (this.closed) return null;
-    const origin = `${url.protocol}//${url.host.toLowerCase()}`;
     let agent = this.agents.get(origin);
     if (agent) {
       // Most recently used last, so the first entry is the one to evict.
@@ -49,7 +53,7 @@ export class ConnectionPool {
         oldest.value[1].destroy();
       }
     }
-    agent = this.create(url.protocol === 'https:');
+    agent = this.create(https);
     this.agents.set(origin, agent);
     return agent;
   }

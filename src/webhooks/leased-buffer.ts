@@ -34,11 +34,11 @@ export interface BufferLimits {
  * the age bound. Each top-up is one lease statement (on SQLite its own commit), so the more rows
  * it takes, the fewer of them a busy destination costs.
  */
-const ROUNDS_PER_HOST = 8;
+const ROUNDS_PER_HOST = 16;
 /** Rows any destination that answers may have leased ahead, however slowly, in the same rounds. */
 const MIN_ROUNDS_PER_HOST = 2;
 /** Rows leased ahead in all, in rounds of the pool (WEBHOOK_CONCURRENCY). */
-const ROUNDS = 8;
+const ROUNDS = 16;
 /** The longest a leased row waits in the buffer (less when the lease leaves less room beyond a send). */
 const MAX_AGE_MS = 5000;
 /** Below this age bound the buffer is not worth keeping: nothing is leased ahead. */

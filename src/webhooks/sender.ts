@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import type { AddressGuard } from './address-guard.js';
 import type { ConnectionPool } from './connection-pool.js';
+import { readTarget, type SendTargets } from './send-targets.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -34,7 +34,7 @@ export function postWebhook(
   uri: string,
   headers: Record<string, string>,
   payload: string,
-  options: { timeoutMs: number; guard: AddressGuard; pool?: ConnectionPool },
+  options: { timeoutMs: number; guard: AddressGuard; pool?: ConnectionPool; targets?: SendTargets },
 ): Promise<SendOutcome> {
   const started = performance.now();
   const done = (status: number | null, error: string | null, retryAfter?: string): SendOutcome => ({
@@ -43,19 +43,9 @@ export function postWebhook(
     error,
     retryAfter,
   });
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return Promise.resolve(done(null, 'invalid uri'));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(done(null, 'only http and https are allowed'));
-  // Node connects to literal addresses without calling `lookup`, so check those here.
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) !== 0) {
-    const problem = options.guard.problem(host);
-    if (problem) return Promise.resolve(done(null, `refused: ${problem}`));
-  }
+  // Read once per URI when the caller keeps the readings (the dispatcher), else here and now.
+  const target = options.targets && options.targets.guard === options.guard ? options.targets.targetOf(uri) : readTarget(uri, options.guard);
+  if ('refused' in target) return Promise.resolve(done(null, target.refused));
   return new Promise((resolve) => {
     let settled = false;
     let status: number | null = null;
@@ -70,12 +60,12 @@ export function postWebhook(
       const text = excerpt(Buffer.concat(received).toString('utf8'));
       return done(status, text ? `${reason}: ${text}` : reason, retryAfter);
     };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = target.https ? httpsRequest : httpRequest;
     const req = send(
-      url,
       {
+        ...target.request,
         method: 'POST',
-        agent: options.pool?.agentFor(url) ?? false,
+        agent: options.pool?.agentForOrigin(target.origin, target.https) ?? false,
         lookup: options.guard.lookup as never,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'shiftgate-webhooks/1' },
       },

@@ -7,7 +7,10 @@ import {
   readLeased,
   releaseLeases,
   settleDeliveries,
+  eventsForSend,
   type AttemptInsert,
+  type EventForSend,
+  type HeldDelivery,
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
@@ -22,6 +25,7 @@ import { ConnectionPool } from '../webhooks/connection-pool.js';
 import { DeliverySlots, destinationOf } from '../webhooks/delivery-slots.js';
 import { bufferLimitsFor, LeasedBuffer, type BufferedDelivery } from '../webhooks/leased-buffer.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
+import { SendTargets } from '../webhooks/send-targets.js';
 import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
@@ -38,7 +42,8 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-type ClaimedRow = LeasedDelivery;
+/** What sending a row and recording its attempt read from it (a claimed row has its event's columns too). */
+type SendRow = HeldDelivery;
 
 /** A top-up asked for by answered sends to one destination. */
 interface TopUp {
@@ -63,6 +68,8 @@ const STOP_GRACE_MS = 5000;
 const IDLE_SOCKET_MS = 4000;
 /** Origins with keep-alive sockets at once; the least recently used one's are closed first. */
 const POOLED_ORIGINS = 100;
+/** Delivery URIs whose reading (SendTargets) is kept; beyond this the least recently used is read again. */
+const SEND_TARGETS = 1000;
 /** Destinations (and subscriptions of each) remembered for a top-up between two claim sequences. */
 const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
@@ -115,6 +122,8 @@ export class Dispatcher {
   /** Records of delivered sends queued in `settles` whose slots were freed before they were written. */
   private deferredSettles = 0;
   private readonly buffer: LeasedBuffer;
+  /** Delivery URIs read once each (parsed, literal addresses checked), for every send to them. */
+  private readonly targets: SendTargets;
   /**
    * Destinations whose send was just answered while their buffer ran low (down to half of what
    * their pace allows, LeasedBuffer.boundFor), with the subscriptions seen sending there and the
@@ -142,6 +151,7 @@ export class Dispatcher {
       delayMs: Math.min(SETTLE_DELAY_MS, Math.floor(this.config.leaseMs / 10)),
     });
     this.buffer = new LeasedBuffer(bufferLimitsFor(this.config));
+    this.targets = new SendTargets(options.guard, SEND_TARGETS);
   }
 
   start(): void {
@@ -272,7 +282,7 @@ export class Dispatcher {
     const groups = [...byToken];
     for (let g = 0; g < groups.length; g++) {
       const [token, held] = groups[g]!;
-      let rows: LeasedDelivery[];
+      let rows: HeldDelivery[];
       try {
         rows = await readLeased(this.db, token, held.map((h) => h.id));
       } catch (error) {
@@ -283,6 +293,7 @@ export class Dispatcher {
       }
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
       const moved: BufferedDelivery[] = [];
+      const unrendered: HeldDelivery[] = [];
       for (const h of held) {
         const row = byId.get(h.id);
         if (!row || destinationOf(row.uri) !== h.host) {
@@ -292,9 +303,34 @@ export class Dispatcher {
           continue;
         }
         recordDispatcherLag([row.next_attempt_at], this.now());
-        this.launch(row);
+        // Its body stored lately or being rendered now (rendered ahead, usually): the event is not read.
+        const body = this.options.renderer.bodyAtHand(Number(row.event_id));
+        if (body) this.launch(row, () => body);
+        else unrendered.push(row);
       }
+      if (unrendered.length > 0) await this.launchWithEvents(unrendered);
       await this.giveBack(moved);
+    }
+  }
+
+  /** Sends held rows whose bodies are not at hand, their events read first (one statement for all). */
+  private async launchWithEvents(rows: readonly HeldDelivery[]): Promise<void> {
+    let events: Map<number, EventForSend>;
+    try {
+      events = new Map((await eventsForSend(this.db, [...new Set(rows.map((row) => Number(row.event_id)))])).map((e) => [e.eventId, e]));
+    } catch (error) {
+      // Unsent: their slots are freed, and the leases expire, for any dispatcher to send them.
+      for (const row of rows) this.slots.release(Number(row.id));
+      throw error;
+    }
+    for (const row of rows) {
+      const event = events.get(Number(row.event_id));
+      if (!event) {
+        // Events are never deleted while deliveries of theirs are pending; should one be, the lease expires.
+        this.slots.release(Number(row.id));
+        continue;
+      }
+      this.launch(row, () => this.options.renderer.payloadOf(event, event.payload));
     }
   }
 
@@ -368,7 +404,7 @@ export class Dispatcher {
   }
 
   /** A send to `row`'s destination was answered after `answerMs`: if its buffer is low, ask for a top-up. */
-  private noteAnswered(row: ClaimedRow, answerMs: number): void {
+  private noteAnswered(row: SendRow, answerMs: number): void {
     if (this.buffer.limits.perHost === 0) return;
     const host = destinationOf(row.uri);
     if (this.drained.has(host)) return;
@@ -431,7 +467,7 @@ export class Dispatcher {
     if (this.exhaustedExcluding && this.exhaustedExcluding.size > MAX_EXHAUSTED) this.exhaustedExcluding = null;
   }
 
-  private launch(row: ClaimedRow): void {
+  private launch(row: LeasedDelivery | SendRow, body?: () => Promise<string>): void {
     let freed = false;
     const free = () => {
       if (freed) return;
@@ -439,7 +475,7 @@ export class Dispatcher {
       this.slots.release(Number(row.id));
       if (this.backlog || this.buffer.size > 0 || this.topUps.size > 0) this.fillSoon();
     };
-    const send: Promise<void> = this.deliver(row, free)
+    const send: Promise<void> = this.deliver(row, free, body)
       .catch((error: unknown) => {
         // Unrecorded: the lease expires and the delivery is sent again.
         console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
@@ -459,7 +495,7 @@ export class Dispatcher {
    * subscription or host met for the first time) is released at once: it costs no attempt
    * and waits on no lease.
    */
-  async claim(limit: number, leaseMs = this.config.leaseMs, slots?: DeliverySlots): Promise<ClaimedRow[]> {
+  async claim(limit: number, leaseMs = this.config.leaseMs, slots?: DeliverySlots): Promise<LeasedDelivery[]> {
     const nowMs = this.now();
     const nowIso = iso(nowMs);
     const token = `${this.owner}:${randomUUID()}`;
@@ -485,11 +521,12 @@ export class Dispatcher {
   }
 
   /**
-   * Sends one leased delivery and records the attempt; resolves once the record is written.
+   * Sends one leased delivery and records the attempt; resolves once the record is written. The
+   * body is `bodyOf`'s, or else that of the row's event (stored, or rendered and stored now).
    * `queued`, when given, is called as soon as a delivered attempt's record is queued, before it
    * is written (the slot can take the next send meanwhile); see finish().
    */
-  async deliver(row: ClaimedRow, queued?: () => void): Promise<void> {
+  async deliver(row: LeasedDelivery | SendRow, queued?: () => void, bodyOf?: () => Promise<string>): Promise<void> {
     if (!toBool(row.is_active)) {
       // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
       await this.finish(row, { state: 'failed' }, null);
@@ -497,31 +534,37 @@ export class Dispatcher {
     }
     let outcome: SendOutcome;
     try {
-      const body = await this.options.renderer.payloadOf(
-        {
-          eventId: Number(row.event_id),
-          event: row.event,
-          eventType: row.event_type,
-          companyId: Number(row.company_id),
-          recordId: Number(row.record_id),
-          occurredAt: row.occurred_at,
-        },
-        row.payload,
-      );
+      // A row read without its event comes with where its body is (bodyAtHand, or its event read).
+      const body = await (bodyOf ? bodyOf() : 'event' in row ? this.payloadOf(row) : Promise.reject(new Error('no event read for this delivery')));
       const timestamp = Math.floor(this.now() / 1000);
       const headers = {
         'webhook-id': row.webhook_id,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(liveSigningSecrets(secretsOf(row), this.now()), row.webhook_id, timestamp, body),
       };
-      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pool: this.pool });
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pool: this.pool, targets: this.targets });
     } catch (error) {
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }
     await this.record(row, outcome, queued);
   }
 
-  private async record(row: ClaimedRow, outcome: SendOutcome, queued?: () => void): Promise<void> {
+  /** The body of a claimed row's event: the one stored with it, or rendered (and stored) now. */
+  private payloadOf(row: LeasedDelivery): Promise<string> {
+    return this.options.renderer.payloadOf(
+      {
+        eventId: Number(row.event_id),
+        event: row.event,
+        eventType: row.event_type,
+        companyId: Number(row.company_id),
+        recordId: Number(row.record_id),
+        occurredAt: row.occurred_at,
+      },
+      row.payload,
+    );
+  }
+
+  private async record(row: SendRow, outcome: SendOutcome, queued?: () => void): Promise<void> {
     const nowMs = this.now();
     const attempts = Number(row.attempt_count) + 1;
     const attempt: AttemptInsert = {
@@ -571,7 +614,7 @@ export class Dispatcher {
    * send holds its slot until written too.
    */
   private async finish(
-    row: ClaimedRow,
+    row: SendRow,
     delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
     attempt: AttemptInsert | null,
     subscription: { failing_since?: string | null; deactivate?: boolean } = {},
@@ -611,7 +654,7 @@ export class Dispatcher {
 }
 
 /** The subscriber's secrets as the signing rule reads them. */
-function secretsOf(row: ClaimedRow) {
+function secretsOf(row: SendRow) {
   return {
     signingSecret: row.signing_secret,
     previousSigningSecret: row.previous_signing_secret,

@@ -82,6 +82,17 @@ export class PayloadRenderer {
     return this.track(event.eventId, this.render(event));
   }
 
+  /**
+   * The event's body when it is at hand without reading the event: stored and kept among the
+   * recent ones, or being rendered (and stored) now. Undefined otherwise: then payloadOf, with
+   * the event read.
+   */
+  bodyAtHand(eventId: number): Promise<string> | undefined {
+    const known = this.recent.get(eventId);
+    if (known !== undefined) return Promise.resolve(known);
+    return this.rendering.get(eventId);
+  }
+
   /** Holds a rendering under way for its event, and remembers its body once it has one. */
   private track(eventId: number, rendering: Promise<string>): Promise<string> {
     const render = rendering.then(

@@ -42,10 +42,10 @@ describe('leased-row buffer bounds', () => {
 
   it('sizes the buffer from the caps and keeps every send from it inside its lease', () => {
     expect(bufferLimitsFor({ leaseMs: 30_000, timeoutMs: 15_000, concurrency: 8, concurrencyPerHost: 4 })).toEqual({
-      perHost: 32,
+      perHost: 64,
       minPerHost: 8,
       sendsPerHost: 4,
-      total: 64,
+      total: 128,
       maxAgeMs: 5000,
     });
     for (const [leaseMs, timeoutMs] of [
@@ -67,9 +67,9 @@ describe('leased-row buffer bounds', () => {
   it('gives a fast destination its whole bound and a slow one only what it sends in half the age bound', () => {
     const limits = bufferLimitsFor({ leaseMs: 60_000, timeoutMs: 15_000, concurrency: 8, concurrencyPerHost: 4 });
     const buffer = new LeasedBuffer(limits);
-    // Answers in 2 ms: 32 rows go out in ~16 ms.
-    expect(buffer.boundFor(2)).toBe(32);
-    expect(buffer.roomAtPace('a', 2)).toBe(32);
+    // Answers in 2 ms: 64 rows go out in ~32 ms.
+    expect(buffer.boundFor(2)).toBe(64);
+    expect(buffer.roomAtPace('a', 2)).toBe(64);
     // Answers in 1 s: 4 sends in flight get through 10 rows in 2.5 s.
     expect(buffer.boundFor(1000)).toBe(10);
     // Answers in 10 s: never fewer than the floor, two rounds of its sends.
@@ -77,7 +77,7 @@ describe('leased-row buffer bounds', () => {
     buffer.add(Array.from({ length: 6 }, (_, i) => row(i + 1, 'a')));
     expect(buffer.roomAtPace('a', 1000)).toBe(4);
     expect(buffer.roomAtPace('a', 10_000)).toBe(2);
-    expect(buffer.roomAtPace('a', 2)).toBe(26);
+    expect(buffer.roomAtPace('a', 2)).toBe(58);
     // The total still bounds every destination.
     expect(new LeasedBuffer({ ...limits, total: 3 }).roomAtPace('a', 2)).toBe(3);
     // Limits without the pace fields (perHost only) keep the plain bound.

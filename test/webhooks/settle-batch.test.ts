@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { settleDeliveries, type Settlement } from '../../src/repositories/webhook-deliveries.js';
+import { isPostgres } from '../../src/shared/db/knex.js';
 import { deliveriesOf, dispatcherOf, importTimesheets, appWithoutDispatcher, subscribe, waitFor } from './support.js';
 
 describe('attempts recorded in shared transactions', () => {
@@ -36,6 +37,38 @@ describe('attempts recorded in shared transactions', () => {
     expect([states.get(a!.id), states.get(b!.id), states.get(c!.id)]).toEqual(['delivered', 'delivered', 'pending']);
     // The attempt under a lost lease is still kept in the log.
     expect((await attemptsFor([a!.id, b!.id, c!.id])).length).toBe(3);
+  });
+
+  it("clears a subscription's failing_since once per transaction on SQLite, again after a failure sets it", async () => {
+    const db = app.t.app.db;
+    const token = await app.t.token({ type: 'developer', companyId: 1 });
+    const subscriptionId = await subscribe(app.t, token, { subscriberId: 302, uri: `${app.receiver.url}/clear`, event: 'timesheet', eventType: 'created' });
+    await importTimesheets(db, [9821, 9822, 9823, 9824].map((id) => ({ timesheetId: id, siteId: 100, employeeId: 1001 })));
+    const rows = (await dispatcher('clear').claim(10)).filter((row) => Number(row.subscription_id) === subscriptionId);
+    expect(rows).toHaveLength(4);
+    await db('subscriptions').where({ id: subscriptionId }).update({ failing_since: '2020-01-01T00:00:00.000Z' });
+    const clears: string[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/SET failing_since = NULL WHERE id = \?/.test(query.sql)) clears.push(query.sql);
+    };
+    const [a, b, c, d] = rows;
+    const failing = new Date().toISOString();
+    db.on('query', onQuery);
+    try {
+      await settleDeliveries(db, [
+        { ...delivered(Number(a!.id), a!.lease_owner), subscriptionId, failingSince: null },
+        { ...delivered(Number(b!.id), b!.lease_owner), subscriptionId, failingSince: null },
+        // A failed attempt sets it again: the next delivered one clears it.
+        { ...delivered(Number(c!.id), c!.lease_owner), subscriptionId, failingSince: failing },
+        { ...delivered(Number(d!.id), d!.lease_owner), subscriptionId, failingSince: null },
+      ]);
+    } finally {
+      db.off('query', onQuery);
+    }
+    // Statements inside a PostgreSQL transaction are not announced on the pool: counted on SQLite only.
+    if (!isPostgres(db)) expect(clears).toHaveLength(2);
+    const [subscription] = (await db('subscriptions').where({ id: subscriptionId }).select('failing_since')) as { failing_since: string | null }[];
+    expect(subscription!.failing_since).toBeNull();
   });
 
   it('a batch that cannot be written records nothing: its deliveries keep their leases and are sent again, never lost', async () => {
