@@ -2,6 +2,7 @@ import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { withStatements, type Statements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
+import { unrenderedEventOf, type UnrenderedEvent } from './webhook-events.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -164,19 +165,14 @@ function leaseSql(excluded: number, postgres: boolean): string {
   );
 }
 
-const LEASED_COLUMNS = [
+/** A held row's own columns, its subscription's and its subscriber's: what can change while it is held. */
+const HELD_COLUMNS = [
   'd.id',
   'd.webhook_id',
   'd.attempt_count',
   'd.next_attempt_at',
   'd.lease_owner',
   'd.event_id',
-  'e.event',
-  'e.event_type',
-  'e.company_id',
-  'e.record_id',
-  'e.occurred_at',
-  'e.payload',
   'd.subscription_id',
   'su.uri',
   'su.is_active',
@@ -185,13 +181,19 @@ const LEASED_COLUMNS = [
   'sb.signing_secret',
   'sb.previous_signing_secret',
   'sb.previous_secret_expires_at',
-].join(', ');
+];
 
-/** Leased rows by id, still under the token (a cancel in between clears the lease and drops the row). */
-function leasedSql(count: number): string {
+/** The held columns and the event's. */
+const LEASED_COLUMNS = [...HELD_COLUMNS, 'e.event', 'e.event_type', 'e.company_id', 'e.record_id', 'e.occurred_at', 'e.payload'];
+
+/**
+ * Rows by id still leased under the token (a cancel in between clears the lease and drops the
+ * row), with their subscription and subscriber, and their event when `withEvent`.
+ */
+function leasedSql(count: number, withEvent: boolean): string {
   return (
-    `SELECT ${LEASED_COLUMNS} FROM webhook_deliveries d ` +
-    'JOIN webhook_events e ON e.id = d.event_id ' +
+    `SELECT ${(withEvent ? LEASED_COLUMNS : HELD_COLUMNS).join(', ')} FROM webhook_deliveries d ` +
+    (withEvent ? 'JOIN webhook_events e ON e.id = d.event_id ' : '') +
     'JOIN subscriptions su ON su.id = d.subscription_id ' +
     'JOIN subscribers sb ON sb.id = su.subscriber_id ' +
     `WHERE d.lease_owner = ? AND d.id IN (${placeholders(count)})`
@@ -217,7 +219,7 @@ export async function leaseDueDeliveries(
       lease.limit,
     ]);
     if (ids.length === 0) return [];
-    return (await sql.all(leasedSql(ids.length), [lease.token, ...ids.map((row) => Number(row.id))])) as unknown as LeasedDelivery[];
+    return (await sql.all(leasedSql(ids.length, true), [lease.token, ...ids.map((row) => Number(row.id))])) as unknown as LeasedDelivery[];
   });
 }
 
@@ -278,33 +280,6 @@ export async function leaseDueOfSubscriptions(
 /** What a send of a leased delivery reads again just before it goes: everything but its event, which never changes. */
 export type HeldDelivery = Omit<LeasedDelivery, 'event' | 'event_type' | 'company_id' | 'record_id' | 'occurred_at' | 'payload'>;
 
-const HELD_COLUMNS = [
-  'd.id',
-  'd.webhook_id',
-  'd.attempt_count',
-  'd.next_attempt_at',
-  'd.lease_owner',
-  'd.event_id',
-  'd.subscription_id',
-  'su.uri',
-  'su.is_active',
-  'su.failing_since',
-  'su.modified_date_time',
-  'sb.signing_secret',
-  'sb.previous_signing_secret',
-  'sb.previous_secret_expires_at',
-].join(', ');
-
-/** Leased rows by id, still under the token, with their subscription and subscriber (not their event). */
-function heldSql(count: number): string {
-  return (
-    `SELECT ${HELD_COLUMNS} FROM webhook_deliveries d ` +
-    'JOIN subscriptions su ON su.id = d.subscription_id ' +
-    'JOIN subscribers sb ON sb.id = su.subscriber_id ' +
-    `WHERE d.lease_owner = ? AND d.id IN (${placeholders(count)})`
-  );
-}
-
 /**
  * The deliveries of `ids` still leased under `token`, read afresh with what can change while a
  * row is held: the lease itself, the subscription (paused, its URI) and the subscriber's signing
@@ -314,17 +289,11 @@ function heldSql(count: number): string {
  */
 export async function readLeased(db: Db, token: string, ids: readonly number[]): Promise<HeldDelivery[]> {
   if (ids.length === 0) return [];
-  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(heldSql(ids.length), [token, ...ids])) as unknown as HeldDelivery[]);
+  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length, false), [token, ...ids])) as unknown as HeldDelivery[]);
 }
 
 /** An event as a send needs it: what rendering its body needs, and the body stored, if any. */
-export interface EventForSend {
-  eventId: number;
-  event: string;
-  eventType: string;
-  companyId: number;
-  recordId: number;
-  occurredAt: string;
+export interface EventForSend extends UnrenderedEvent {
   payload: string | null;
 }
 
@@ -334,15 +303,7 @@ export async function eventsForSend(db: Db, eventIds: readonly number[]): Promis
   const rows = await withStatements(db, { transaction: false }, (sql) =>
     sql.all(`SELECT id, event, event_type, company_id, record_id, occurred_at, payload FROM webhook_events WHERE id IN (${placeholders(eventIds.length)})`, eventIds),
   );
-  return rows.map((row) => ({
-    eventId: Number(row.id),
-    event: String(row.event),
-    eventType: String(row.event_type),
-    companyId: Number(row.company_id),
-    recordId: Number(row.record_id),
-    occurredAt: String(row.occurred_at),
-    payload: (row.payload as string | null | undefined) ?? null,
-  }));
+  return rows.map((row) => ({ ...unrenderedEventOf(row), payload: (row.payload as string | null | undefined) ?? null }));
 }
 
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */

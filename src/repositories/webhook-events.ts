@@ -89,6 +89,18 @@ export interface UnrenderedEvent {
   occurredAt: string;
 }
 
+/** An event row (id, event, event_type, company_id, record_id, occurred_at) as an UnrenderedEvent. */
+export function unrenderedEventOf(row: Record<string, unknown>): UnrenderedEvent {
+  return {
+    eventId: Number(row.id),
+    event: String(row.event),
+    eventType: String(row.event_type),
+    companyId: Number(row.company_id),
+    recordId: Number(row.record_id),
+    occurredAt: String(row.occurred_at),
+  };
+}
+
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
 /** Those of `eventIds` with no body stored yet, with what rendering them needs (one statement). */
@@ -100,14 +112,7 @@ export async function unrenderedEvents(db: Db, eventIds: readonly number[]): Pro
       eventIds,
     ),
   );
-  return rows.map((row) => ({
-    eventId: Number(row.id),
-    event: String(row.event),
-    eventType: String(row.event_type),
-    companyId: Number(row.company_id),
-    recordId: Number(row.record_id),
-    occurredAt: String(row.occurred_at),
-  }));
+  return rows.map(unrenderedEventOf);
 }
 
 /**
