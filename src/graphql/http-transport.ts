@@ -3,6 +3,7 @@ import { createGraphQLError, isAsyncIterable } from 'graphql-yoga';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { runCallerOperation, type CallerParams, type CallerResult, type RequestFacts } from './execute.js';
+import type { KnownQueries } from './known-queries.js';
 import type { KnownQueryLane } from './known-query-lane.js';
 import type { ServerContext, YogaApp } from './yoga.js';
 
@@ -96,8 +97,41 @@ function isJsonPost(contentType: string | undefined): boolean {
   return ['application/json', 'application/graphql+json'].some((type) => first === type || first.startsWith(`${type};`));
 }
 
+/** `{"query":` as a JSON encoder writes an object whose first member is the query. */
+const QUERY_FIRST = Buffer.from('{"query":');
+const COMMA = 0x2c;
+const CLOSING_BRACE = 0x7d;
+
+/**
+ * The parameters of a body that starts with a known query's text as a JSON encoder writes it
+ * (`{"query":"…"` then `}` or `,` and the other members): the text is recognised by its bytes
+ * (KnownQueries.textAt) and only the members after it are parsed, so a known query's text is
+ * neither decoded, copied nor hashed again. Exactly what parsing the whole body gives, or
+ * undefined for the whole body to be parsed: `{` and what follows the text must be an object
+ * with at least one member (the body is then valid JSON, and only then), and none of them may be
+ * `query` again (the last of duplicate members is the one JSON.parse keeps).
+ */
+function knownParamsOfBody(body: Buffer, known: KnownQueries): CallerParams | undefined {
+  if (body.length <= QUERY_FIRST.length || body.compare(QUERY_FIRST, 0, QUERY_FIRST.length, 0, QUERY_FIRST.length) !== 0) return undefined;
+  const found = known.textAt(body, QUERY_FIRST.length);
+  if (!found) return undefined;
+  if (found.end === body.length - 1 && body[found.end] === CLOSING_BRACE) return { query: found.text };
+  if (body[found.end] !== COMMA) return undefined;
+  let rest: unknown;
+  try {
+    rest = JSON.parse(`{${body.toString('utf8', found.end + 1)}`);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(rest) || Object.hasOwn(rest, 'query') || Object.keys(rest).length === 0) return undefined;
+  const params = { query: found.text, ...rest };
+  return isCallerParams(params) ? params : undefined;
+}
+
 /** The operations of a POST body; undefined when yoga would refuse it or it is not a plain batch. */
-function paramsOfBody(body: Buffer, batchLimit: number): CallerParams | CallerParams[] | undefined {
+function paramsOfBody(body: Buffer, batchLimit: number, known: KnownQueries | undefined): CallerParams | CallerParams[] | undefined {
+  const fromKnown = known && knownParamsOfBody(body, known);
+  if (fromKnown) return fromKnown;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -169,6 +203,8 @@ export interface GraphQLTransportOptions {
   batchLimit: number;
   /** Answers the queries yoga's stage has already answered in full (known-query-lane.ts); yoga's stage answers the rest. */
   lane?: KnownQueryLane | undefined;
+  /** The lane's known queries: a body carrying one of their texts is read without parsing the text. */
+  known?: KnownQueries | undefined;
 }
 
 export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions): GraphQLTransport {
@@ -270,7 +306,7 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     if (context.liveStream || !acceptsJsonMemo(req.headers.accept)) return false;
     let params: CallerParams | CallerParams[] | undefined;
     if (req.method === 'GET') params = paramsOfQueryString(req.url ?? '/');
-    else if (req.method === 'POST' && body !== undefined && isJsonPost(req.headers['content-type'])) params = paramsOfBody(body, options.batchLimit);
+    else if (req.method === 'POST' && body !== undefined && isJsonPost(req.headers['content-type'])) params = paramsOfBody(body, options.batchLimit, options.known);
     if (params === undefined) return false;
 
     // yoga's node adapter adds the node request and response to what the server passes in.

@@ -144,7 +144,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
   const known = yogaOptions.knownQueries;
   const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf });
-  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane });
+  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane, known });
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();

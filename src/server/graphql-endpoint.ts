@@ -75,7 +75,8 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
         // Read (and bound) the body here, for the transport and yoga alike.
         requestBody = await readUtf8Body(req, options.bodyLimitBytes);
       }
-      const liveStream = await options.streams.admit(req, res, principal, requestBody);
+      const admitting = options.streams.admit(req, res, principal, requestBody);
+      const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
       if (options.transport && (await options.transport(req, res, context, requestBody))) return;
       if (requestBody !== undefined) {

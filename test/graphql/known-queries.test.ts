@@ -58,6 +58,36 @@ describe('known queries', () => {
     expect(known.size).toBe(3);
   });
 
+  it('tells a held text in a body by its JSON bytes, wherever its string starts and however it is escaped', () => {
+    const known = new KnownQueries({ maxTexts: 10 });
+    const plain = '{ a: __typename }';
+    // Quotes, a backslash before a quote, a backslash at the end, a line break, non-ASCII text.
+    const tricky = 'query T { staffs(first: 1, filter: { staffId: "S-\\"1\\\\" }) { edges { node { employeeId } } } }\n# é \\';
+    known.remember(plain, undefined, knownQuery(plain));
+    known.remember(tricky, 'T', knownQuery(tricky.replace(/#.*$/s, ''), 'T'));
+    for (const text of [plain, tricky]) {
+      const encoded = JSON.stringify(text);
+      for (const before of ['', '{"query":', '[1, {"x":']) {
+        const body = Buffer.from(`${before}${encoded},"variables":{"a":"\\""}}`);
+        expect(known.textAt(body, Buffer.byteLength(before))).toEqual({ text, end: Buffer.byteLength(before + encoded) });
+      }
+    }
+    // Not a held text as an encoder writes it: another escape for the same text, another text of
+    // the same length, a string cut short, anything but a string.
+    const miss = (body: string, start = 0) => expect(known.textAt(Buffer.from(body), start)).toBeUndefined();
+    miss(JSON.stringify(plain).replace(' ', '\\u0020'));
+    miss(JSON.stringify(plain.replace('a', 'b')));
+    miss(JSON.stringify(plain).slice(0, -1));
+    miss(` ${JSON.stringify(plain)}`);
+    miss(`x${JSON.stringify(plain)}`, 0);
+    // A dropped text is not told any more.
+    const small = new KnownQueries({ maxTexts: 1 });
+    small.remember(plain, undefined, knownQuery(plain));
+    small.remember('{ b: __typename }', undefined, knownQuery('{ b: __typename }'));
+    expect(small.textAt(Buffer.from(JSON.stringify(plain)), 0)).toBeUndefined();
+    expect(small.textAt(Buffer.from(JSON.stringify('{ b: __typename }')), 0)?.text).toBe('{ b: __typename }');
+  });
+
   it('is bounded in the gateway as the compiled documents are', () => {
     expect(KNOWN_QUERIES.maxTexts).toBe(500);
   });

@@ -35,4 +35,9 @@ describe('StreamAdmission', () => {
   ])('lets %s through without a slot', async (_name, url, body) => {
     expect(await admit(url, body)).toBeUndefined();
   });
+
+  it('answers at once, without a promise, for a request that asks for no stream', () => {
+    expect(admit('/graphql', JSON.stringify({ query: '{ __typename }' }))).toBeUndefined();
+    expect(admit('/graphql', JSON.stringify({ query: 'subscription { events { event } }' }))).toBeInstanceOf(Promise);
+  });
 });

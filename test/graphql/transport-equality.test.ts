@@ -314,6 +314,68 @@ describe('/graphql: its transport answers as yoga does', () => {
     }
   });
 
+  it('answers bodies carrying a known text, however the rest is written, as yoga alone does', async () => {
+    // Made known first (the lane's bodies are told by the text's bytes, http-transport.ts).
+    // A comment carries quotes and backslashes, so the text's JSON string has escaped quotes, and ends in a backslash.
+    const QUOTED = 'query Q($id: Int!) { timesheet(timesheetId: $id) { timesheetId } } # "quoted", \\" and a backslash \\';
+    const texts = [TIMESHEET_BY_VARIABLE, QUOTED];
+    for (const [i, text] of texts.entries()) {
+      const c: Case = { name: 'made known', body: q(text, { variables: { id: 9001 } }), caller: 'timesheet', own: true };
+      expect(await send(own, c, 4000 + i)).toEqual(await send(yoga, c, 4000 + i));
+      if (own.t.app.config.graphqlExecutor === 'compiled') expect(own.t.app.knownQueries?.find(text, undefined)).toBeDefined();
+    }
+    const answered = own.t.app.knownQueries?.counts.answered ?? 0;
+    // How many bodies had a known text told by its bytes.
+    let told = 0;
+    const known = own.t.app.knownQueries;
+    const textAt = known?.textAt.bind(known);
+    if (known && textAt) {
+      known.textAt = (body, start) => {
+        const found = textAt(body, start);
+        if (found) told++;
+        return found;
+      };
+    }
+    const bodies = texts.flatMap((text) => {
+      const t = `{"query":${json(text)}`;
+      return [
+        `${t}}`,
+        `${t},"variables":{"id":9001}}`,
+        `${t}, "variables" : {"id":9002} , "operationName":"${text === QUOTED ? 'Q' : 'One'}" }`,
+        `${t},"operationName":null,"variables":{"id":9001},"extensions":{}}`,
+        `${t},"variables":{"id":"x"}}`,
+        `${t},"variables":{"id":9001},"query":"{ __typename }"}`,
+        `${t},"variables":{"id":9001},"query":${json(text)}}`,
+        `${t},"foo":1}`,
+        `${t},"__proto__":{"variables":{"id":9001}}}`,
+        `${t},}`,
+        `${t}, }`,
+        `${t},`,
+        `${t}`,
+        `${t},"variables":`,
+        `${t}} `,
+        `${t}}x`,
+        `${t} ,"variables":{"id":9001}}`,
+        `${t}}{"query":"{ __typename }"}`,
+        `{"query":${json(text).replace(' ', '\\u0020')},"variables":{"id":9001}}`,
+      ];
+    });
+    const differences: string[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const c: Case = { name: body.slice(0, 60), body, caller: 'timesheet', own: true };
+      const mine = await send(own, c, 4100 + i);
+      const theirs = await send(yoga, c, 4100 + i);
+      if (JSON.stringify(mine) !== JSON.stringify(theirs)) differences.push(`${body}:\n  transport ${json(mine)}\n  yoga      ${json(theirs)}`);
+    }
+    if (known && textAt) known.textAt = textAt;
+    expect(differences, differences.join('\n')).toEqual([]);
+    if (own.t.app.config.graphqlExecutor === 'compiled') {
+      // Every body but the differently escaped ones starts with a known text's bytes; the well-formed ones ran in the lane.
+      expect(told).toBe(bodies.length - texts.length);
+      expect((own.t.app.knownQueries?.counts.answered ?? 0) - answered).toBeGreaterThanOrEqual(8);
+    }
+  });
+
   it('hands a known query back when it fails, so yoga words and masks the failure', async () => {
     const CURSORS = '{ staffs(first: 2) { edges { cursor node { employeeId } } } }';
     const c: Case = { name: 'known, then failing', body: q(CURSORS), own: true };

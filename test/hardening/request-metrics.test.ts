@@ -25,4 +25,25 @@ describe('request metrics', () => {
     expect(requestsTotal(text, route, 'GET', 200)).toBe(5);
     expect(requestsTotal(text, route, 'POST', 200)).toBe(1);
   });
+
+  it('puts each duration in the first bucket whose bound it does not pass, as a Prometheus histogram counts', async () => {
+    const route = '/api/metrics-buckets/:id';
+    // On a bound, just past it, past the last bound, and zero.
+    for (const seconds of [0.001, 0.0010001, 0.0025, 10, 10.5, 0]) recordRequest(route, 'GET', 200, seconds);
+    const text = await metricsText();
+    const bucket = (le: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`shiftgate_http_request_duration_seconds_bucket{le="${le}",route="${route}"} `));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    expect(bucket('0.001')).toBe(2);
+    expect(bucket('0.0025')).toBe(4);
+    expect(bucket('2.5')).toBe(4);
+    expect(bucket('10')).toBe(5);
+    expect(bucket('+Inf')).toBe(6);
+    expect(text).toContain(`shiftgate_http_request_duration_seconds_count{route="${route}"} 6`);
+    const sum = text.split('\n').find((l) => l.startsWith(`shiftgate_http_request_duration_seconds_sum{route="${route}"} `));
+    expect(Number(sum?.slice(sum.lastIndexOf(' ') + 1))).toBeCloseTo(0.001 + 0.0010001 + 0.0025 + 10 + 10.5, 9);
+    // The histogram's header lines, once.
+    expect(text.split('\n').filter((l) => l === '# TYPE shiftgate_http_request_duration_seconds histogram')).toHaveLength(1);
+  });
 });

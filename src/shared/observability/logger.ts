@@ -1,4 +1,9 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import sonicBoom from 'sonic-boom';
+import { LineBatch } from './line-batch.js';
+
+// sonic-boom is CommonJS: its class is a property of what it exports.
+const { SonicBoom } = sonicBoom;
 
 export type { Logger };
 
@@ -35,19 +40,57 @@ export const REDACTED_PATHS = [
 
 /**
  * How stdout is written: lines are gathered until this many bytes wait, or until the next flush
- * (at most LOG_FLUSH_MS later), and then handed to the operating system in one write. One write
- * per line cost a busy gateway a system call and a thread-pool hand-off per request
- * (bench/README.md, round five).
+ * (at most LOG_FLUSH_MS after the first of them), and then handed to the operating system in one
+ * write. One write per line cost a busy gateway a system call and a thread-pool hand-off per
+ * request (bench/README.md, round five).
  */
 export const LOG_BATCH_BYTES = 8192;
 export const LOG_FLUSH_MS = 100;
+/**
+ * The most that waits for stdout when its reader is slower than the lines come; lines beyond it
+ * are dropped rather than held (a stuck reader must not grow the gateway's memory without end).
+ */
+export const LOG_BUFFER_MAX_BYTES = 16 * 1024 * 1024;
+
+let stdoutLines: LineBatch | undefined;
+
+/**
+ * The process's one stdout writer: lines batched (line-batch.ts) in front of sonic-boom writing
+ * fd 1 asynchronously. Whatever waits when the process exits (a shutdown, a crash, process.exit)
+ * is written synchronously by the exit hook; only a SIGKILL can lose lines. A stdout that fails
+ * (its reader gone) stops being written: logging never takes the API down.
+ */
+function stdoutDestination(): LineBatch {
+  if (stdoutLines) return stdoutLines;
+  const boom = new SonicBoom({ fd: 1, sync: false, maxLength: LOG_BUFFER_MAX_BYTES });
+  let broken = false;
+  boom.on('error', () => {
+    broken = true;
+  });
+  const batch = new LineBatch(
+    {
+      write: (chunk) => !broken && boom.write(chunk),
+      flushSync: () => {
+        if (!broken) boom.flushSync();
+      },
+    },
+    { batchChars: LOG_BATCH_BYTES, flushMs: LOG_FLUSH_MS },
+  );
+  process.once('exit', () => {
+    try {
+      batch.flushSync();
+    } catch {
+      // stdout cannot take more now; nothing else is left to tell.
+    }
+  });
+  stdoutLines = batch;
+  return batch;
+}
 
 /**
  * JSON lines to stdout unless a stream is given. stdout is written asynchronously, in batches
- * (LOG_BATCH_BYTES, LOG_FLUSH_MS): a line reaches the operating system within LOG_FLUSH_MS.
- * What is still buffered when the process exits (process.exit, a crash, the end of a graceful
- * shutdown) is written synchronously by pino's exit hook; only a SIGKILL can cut off the last
- * LOG_FLUSH_MS of lines.
+ * (LOG_BATCH_BYTES, LOG_FLUSH_MS), by the process's one stdout writer: a line reaches the
+ * operating system within LOG_FLUSH_MS, and what waits at exit is written before the process ends.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
@@ -56,7 +99,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  return pino(options, destination ?? stdoutDestination());
 }
 
 /**

@@ -40,13 +40,53 @@ new Counter({
   },
 });
 
-const httpDuration = new Histogram({
-  name: 'shiftgate_http_request_duration_seconds',
-  help: 'HTTP request duration by route pattern',
-  labelNames: ['route'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-  registers: [registry],
-});
+const DURATION_NAME = 'shiftgate_http_request_duration_seconds';
+const DURATION_HELP = 'HTTP request duration by route pattern';
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/** One route's request durations: how many fell in each bucket (the last is +Inf), their sum and count. */
+interface RouteDurations {
+  route: string;
+  inBucket: Float64Array;
+  sum: number;
+  count: number;
+}
+
+// Durations are counted per bucket in plain numbers and rendered when /metrics is read, in the
+// form prom-client's Histogram gives: a request costs one bucket search and three additions
+// instead of prom-client's label validation, label hash and per-call closure.
+const routeDurations = new Map<string, RouteDurations>();
+
+registry.registerMetric({
+  name: DURATION_NAME,
+  help: DURATION_HELP,
+  type: 'histogram',
+  aggregator: 'sum',
+  get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const durations of routeDurations.values()) {
+      const { route } = durations;
+      let cumulative = 0;
+      DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += durations.inBucket[i]!;
+        values.push({ labels: { le, route }, value: cumulative, metricName: `${DURATION_NAME}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', route }, value: durations.count, metricName: `${DURATION_NAME}_bucket` });
+      values.push({ labels: { route }, value: durations.sum, metricName: `${DURATION_NAME}_sum` });
+      values.push({ labels: { route }, value: durations.count, metricName: `${DURATION_NAME}_count` });
+    }
+    return { name: DURATION_NAME, help: DURATION_HELP, type: 'histogram', values, aggregator: 'sum' };
+  },
+  reset() {
+    routeDurations.clear();
+  },
+} as unknown as Histogram);
+
+function bucketOf(seconds: number): number {
+  let i = 0;
+  while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i++;
+  return i;
+}
 
 const webhookAttempts = new Counter({
   name: 'shiftgate_webhook_delivery_attempts_total',
@@ -67,11 +107,6 @@ const dispatcherLag = new Gauge({
   registers: [registry],
 });
 
-type HistogramChild = ReturnType<typeof httpDuration.labels>;
-
-// Label children are cached so an observation skips building its label object.
-const durationChildren = new Map<string, HistogramChild>();
-
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
   let byMethod = requestCounts.get(route);
   if (!byMethod) requestCounts.set(route, (byMethod = new Map()));
@@ -80,9 +115,11 @@ export function recordRequest(route: string, method: string, status: number, sec
   let count = byStatus.get(status);
   if (!count) byStatus.set(status, (count = { route, method, status: String(status), pending: 0 }));
   count.pending += 1;
-  let histogram = durationChildren.get(route);
-  if (!histogram) durationChildren.set(route, (histogram = httpDuration.labels(route)));
-  histogram.observe(seconds);
+  let durations = routeDurations.get(route);
+  if (!durations) routeDurations.set(route, (durations = { route, inBucket: new Float64Array(DURATION_BUCKETS.length + 1), sum: 0, count: 0 }));
+  durations.inBucket[bucketOf(seconds)]! += 1;
+  durations.sum += seconds;
+  durations.count += 1;
 }
 
 export function recordWebhookAttempt(delivered: boolean): void {
