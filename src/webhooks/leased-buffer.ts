@@ -71,6 +71,14 @@ export function bufferLimitsFor(config: { leaseMs: number; timeoutMs: number; co
 export class LeasedBuffer {
   private readonly rows = new Map<number, BufferedDelivery>();
   private readonly byHost = new Map<string, number>();
+  /**
+   * The held rows oldest due first, sorted again only after rows were added: a refill takes
+   * them in this order, and a row taken out is dropped from it when next seen (sendable).
+   */
+  private ordered: BufferedDelivery[] = [];
+  private sorted = true;
+  /** No held row was leased before this (a bound: lower after removals), so takeStale need not look before it is stale. */
+  private oldestLease = Number.POSITIVE_INFINITY;
 
   constructor(readonly limits: BufferLimits) {}
 
@@ -114,22 +122,37 @@ export class LeasedBuffer {
       }
       this.rows.set(row.id, row);
       this.byHost.set(row.host, this.count(row.host) + 1);
+      this.ordered.push(row);
+      this.sorted = false;
+      if (row.leasedAt < this.oldestLease) this.oldestLease = row.leasedAt;
     }
     return refused;
   }
 
   /** Held rows, oldest due first, that are still young enough to send at `now`. */
   sendable(now: number): BufferedDelivery[] {
-    const fresh = [...this.rows.values()].filter((row) => now - row.leasedAt <= this.limits.maxAgeMs);
-    // Due times are ISO-8601 strings of one shape: code-unit order is time order (and much
-    // cheaper than a locale-aware comparison, with up to `total` rows sorted per refill).
-    return fresh.sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id - b.id));
+    // Rows taken out since are dropped from the order here, once.
+    this.ordered = this.ordered.filter((row) => this.rows.get(row.id) === row);
+    if (!this.sorted) {
+      // Due times are ISO-8601 strings of one shape: code-unit order is time order (and much
+      // cheaper than a locale-aware comparison).
+      this.ordered.sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id - b.id));
+      this.sorted = true;
+    }
+    return this.ordered.filter((row) => now - row.leasedAt <= this.limits.maxAgeMs);
   }
 
   /** Takes the rows held longer than `maxAgeMs` out of the buffer. */
   takeStale(now: number): BufferedDelivery[] {
-    const stale = [...this.rows.values()].filter((row) => now - row.leasedAt > this.limits.maxAgeMs);
+    if (now - this.oldestLease <= this.limits.maxAgeMs) return [];
+    const stale: BufferedDelivery[] = [];
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const row of this.rows.values()) {
+      if (now - row.leasedAt > this.limits.maxAgeMs) stale.push(row);
+      else if (row.leasedAt < oldest) oldest = row.leasedAt;
+    }
     for (const row of stale) this.remove(row.id);
+    this.oldestLease = oldest;
     return stale;
   }
 
@@ -138,6 +161,9 @@ export class LeasedBuffer {
     const all = [...this.rows.values()];
     this.rows.clear();
     this.byHost.clear();
+    this.ordered = [];
+    this.sorted = true;
+    this.oldestLease = Number.POSITIVE_INFINITY;
     return all;
   }
 

@@ -1,15 +1,27 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 // Standard Webhooks (https://www.standardwebhooks.com): secrets are "whsec_" + base64 of the
 // key bytes (generated and checked in src/webhooks/signing-secret.ts), and the signed content is "<webhook-id>.<webhook-timestamp>.<body>".
 const SECRET_PREFIX = 'whsec_';
 
-function keyOf(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+/** Secrets whose key bytes are kept decoded; beyond this many the oldest is decoded again when next used. */
+const KEYS_KEPT = 256;
+const keys = new Map<string, KeyObject>();
+
+/** The HMAC key of a secret, decoded once rather than for every signature. */
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function signature(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', keyOf(secret)).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
+  // The signed content in two parts: the body (the large one) is not copied into a new string first.
+  const mac = createHmac('sha256', keyOf(secret)).update(`${webhookId}.${timestampSeconds}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 

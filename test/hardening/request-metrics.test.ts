@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricsText, recordRequest } from '../../src/shared/observability/metrics.js';
+import { metricsText, recordRequest, recordWebhookAttempt } from '../../src/shared/observability/metrics.js';
 
 function requestsTotal(text: string, route: string, method: string, status: number): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`shiftgate_http_requests_total{route="${route}",method="${method}",status="${status}"} `));
@@ -45,5 +45,26 @@ describe('request metrics', () => {
     expect(Number(sum?.slice(sum.lastIndexOf(' ') + 1))).toBeCloseTo(0.001 + 0.0010001 + 0.0025 + 10 + 10.5, 9);
     // The histogram's header lines, once.
     expect(text.split('\n').filter((l) => l === '# TYPE shiftgate_http_request_duration_seconds histogram')).toHaveLength(1);
+  });
+
+  it('counts webhook attempts by outcome, and the failed ones, however often /metrics is read', async () => {
+    const value = (text: string, name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const before = await metricsText();
+    const delivered = value(before, 'shiftgate_webhook_delivery_attempts_total{outcome="delivered"}');
+    const failed = value(before, 'shiftgate_webhook_delivery_attempts_total{outcome="failed"}');
+    const failures = value(before, 'shiftgate_webhook_delivery_failures_total');
+    for (const ok of [true, true, false, true]) recordWebhookAttempt(ok);
+    let text = await metricsText();
+    expect(value(text, 'shiftgate_webhook_delivery_attempts_total{outcome="delivered"}')).toBe(delivered + 3);
+    expect(value(text, 'shiftgate_webhook_delivery_attempts_total{outcome="failed"}')).toBe(failed + 1);
+    expect(value(text, 'shiftgate_webhook_delivery_failures_total')).toBe(failures + 1);
+    recordWebhookAttempt(false);
+    text = await metricsText();
+    expect(value(text, 'shiftgate_webhook_delivery_attempts_total{outcome="delivered"}')).toBe(delivered + 3);
+    expect(value(text, 'shiftgate_webhook_delivery_attempts_total{outcome="failed"}')).toBe(failed + 2);
+    expect(value(text, 'shiftgate_webhook_delivery_failures_total')).toBe(failures + 2);
   });
 });

@@ -40,6 +40,25 @@ describe('leased-row buffer bounds', () => {
     expect(buffer.size).toBe(0);
   });
 
+  it('keeps the order and the age bound through rows taken out, added again and added later', () => {
+    const buffer = new LeasedBuffer({ perHost: 9, total: 9, maxAgeMs: 1000 });
+    buffer.add([row(5, 'a', 0), row(1, 'a', 0), row(3, 'b', 100)]);
+    expect(buffer.sendable(0).map((r) => r.id)).toEqual([1, 3, 5]);
+    // Taken out (sent), then a later top-up with rows due in between and one held again.
+    buffer.remove(1);
+    buffer.remove(5);
+    buffer.add([row(4, 'a', 600), row(2, 'b', 600), row(5, 'a', 600)]);
+    expect(buffer.sendable(700).map((r) => r.id)).toEqual([2, 3, 4, 5]);
+    expect(buffer.sendable(700).map((r) => r.leasedAt)).toEqual([600, 100, 600, 600]);
+    // The oldest lease left the buffer: what remains ages from its own lease.
+    expect(buffer.takeStale(1050).map((r) => r.id)).toEqual([]);
+    expect(buffer.takeStale(1101).map((r) => r.id)).toEqual([3]);
+    expect(buffer.takeStale(1500).map((r) => r.id)).toEqual([]);
+    expect(buffer.takeStale(1601).map((r) => r.id)).toEqual([4, 2, 5]);
+    expect(buffer.size).toBe(0);
+    expect(buffer.sendable(1601)).toEqual([]);
+  });
+
   it('sizes the buffer from the caps and keeps every send from it inside its lease', () => {
     expect(bufferLimitsFor({ leaseMs: 30_000, timeoutMs: 15_000, concurrency: 8, concurrencyPerHost: 4 })).toEqual({
       perHost: 64,

@@ -88,18 +88,34 @@ function bucketOf(seconds: number): number {
   return i;
 }
 
-const webhookAttempts = new Counter({
+// Attempts are counted in plain numbers and handed to prom-client when it is read, as requests are.
+const attemptsPending = { delivered: 0, failed: 0 };
+
+new Counter({
   name: 'shiftgate_webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts by outcome (delivered, failed)',
   labelNames: ['outcome'] as const,
   registers: [registry],
+  collect() {
+    for (const outcome of ['delivered', 'failed'] as const) {
+      // An outcome appears once it has happened, as it did when each attempt was counted at once.
+      if (attemptsPending[outcome] === 0) continue;
+      this.inc({ outcome }, attemptsPending[outcome]);
+      attemptsPending[outcome] = 0;
+    }
+  },
 });
 
-const webhookFailures = new Counter({
+new Counter({
   name: 'shiftgate_webhook_delivery_failures_total',
   help: 'Webhook delivery attempts that did not get a 2xx answer',
   registers: [registry],
+  collect() {
+    this.inc(failuresPending);
+    failuresPending = 0;
+  },
 });
+let failuresPending = 0;
 
 const dispatcherLag = new Gauge({
   name: 'shiftgate_webhook_dispatcher_lag_seconds',
@@ -123,8 +139,11 @@ export function recordRequest(route: string, method: string, status: number, sec
 }
 
 export function recordWebhookAttempt(delivered: boolean): void {
-  webhookAttempts.labels(delivered ? 'delivered' : 'failed').inc();
-  if (!delivered) webhookFailures.inc();
+  if (delivered) attemptsPending.delivered++;
+  else {
+    attemptsPending.failed++;
+    failuresPending++;
+  }
 }
 
 /** `dueAt` values of the rows a dispatcher round claimed (ISO strings); empty rounds read 0. */
