@@ -19,6 +19,12 @@ function sameSecret(known: Buffer, presented: Buffer): boolean {
   return known.length === presented.length && timingSafeEqual(known, presented);
 }
 
+/** A key's Principal, or the refusal for a key that is unknown or revoked. */
+function present(principal: Principal | null): Principal {
+  if (!principal) throw unauthenticated('Access token is invalid or expired');
+  return principal;
+}
+
 interface CachedKey {
   principal: Principal | null;
   until: number;
@@ -57,17 +63,24 @@ export class Authenticator {
     }
   }
 
-  async authenticate(headers: Headers): Promise<Principal> {
+  /**
+   * The caller's Principal: at once while its token and key are remembered (nearly every
+   * request), a promise when either must be checked first. Refusals are thrown.
+   */
+  authenticate(headers: Headers): Principal | Promise<Principal> {
     this.checkSubscriptionKey(headers);
     const authorization = header(headers, 'authorization');
     if (!authorization) throw unauthenticated('Missing Authorization header');
     const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)$/i.exec(authorization.trim());
     if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
-    const verified = await this.tokens.verify(match[1]);
+    const verified = this.tokens.verify(match[1]);
+    return verified instanceof Promise ? verified.then((checked) => this.principalOf(checked)) : this.principalOf(verified);
+  }
+
+  private principalOf(verified: { keyId: number } | null): Principal | Promise<Principal> {
     if (!verified) throw unauthenticated('Access token is invalid or expired');
-    const principal = await this.principalForKey(verified.keyId);
-    if (!principal) throw unauthenticated('Access token is invalid or expired');
-    return principal;
+    const principal = this.principalForKey(verified.keyId);
+    return principal instanceof Promise ? principal.then(present) : present(principal);
   }
 
   async requestToken(headers: Headers, apiKey: unknown): Promise<AccessToken> {

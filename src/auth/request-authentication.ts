@@ -14,11 +14,16 @@ export class RequestAuthentication {
     private readonly rateLimits: RateLimits,
   ) {}
 
-  async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Principal> {
-    const principal = await this.authenticator.authenticate(req.headers);
+  /** The caller, charged one request: at once when the credentials are remembered (see Authenticator), else a promise. */
+  authenticate(req: IncomingMessage, res: ServerResponse): Principal | Promise<Principal> {
+    const principal = this.authenticator.authenticate(req.headers);
+    return principal instanceof Promise ? principal.then((known) => this.charge(known, res)) : this.charge(principal, res);
+  }
+
+  private charge(principal: Principal, res: ServerResponse): Principal | Promise<Principal> {
     const context = requestContextOf(res);
     if (context) context.keyId = principal.keyId;
-    await this.rateLimits.perKey.consume(principal.keyId, res);
-    return principal;
+    const spent = this.rateLimits.perKey.consume(principal.keyId, res);
+    return spent ? spent.then(() => principal) : principal;
   }
 }

@@ -72,8 +72,11 @@ export class TokenIssuer {
     };
   }
 
-  /** The API key id the token was issued for, or null when the token is not valid now. */
-  async verify(token: string): Promise<VerifiedToken | null> {
+  /**
+   * The API key id the token was issued for, or null when the token is not valid now. A token
+   * verified before is answered at once; only a new one waits for its signature check.
+   */
+  verify(token: string): VerifiedToken | null | Promise<VerifiedToken | null> {
     // A remembered token was canonical when it was stored, and the lookup is by the exact string,
     // so a hit needs no second spelling check (which splits and decodes the token).
     const known = this.verified.get(token);
@@ -83,15 +86,16 @@ export class TokenIssuer {
       return null;
     }
     if (!isCanonicalCompactJws(token)) return null;
-    const checked = await this.verifySignature(token);
-    if (checked) {
-      if (this.verified.size >= VERIFIED_CACHE_SIZE) {
-        const oldest = this.verified.keys().next();
-        if (!oldest.done) this.verified.delete(oldest.value);
+    return this.verifySignature(token).then((checked) => {
+      if (checked) {
+        if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+          const oldest = this.verified.keys().next();
+          if (!oldest.done) this.verified.delete(oldest.value);
+        }
+        this.verified.set(token, checked);
       }
-      this.verified.set(token, checked);
-    }
-    return checked;
+      return checked;
+    });
   }
 
   private async verifySignature(token: string): Promise<VerifiedToken | null> {

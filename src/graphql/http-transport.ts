@@ -226,10 +226,10 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
   };
 
   /** The lane's answer, or undefined when it hands the request back (a throw included: yoga's stage answers what went wrong). */
-  const laneAnswer = async (params: CallerParams, context: ServerContext): Promise<ExecutionResult | undefined> => {
+  const laneAnswer = (params: CallerParams, context: ServerContext): Promise<ExecutionResult | undefined> | undefined => {
     if (!options.lane) return undefined;
     try {
-      return await options.lane(params, context);
+      return options.lane(params, context)?.catch(() => undefined);
     } catch {
       return undefined;
     }
@@ -288,18 +288,21 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     res.end(answer.body ?? undefined);
   };
 
-  /** Answers a known query's result (no errors: the lane hands those back) as yoga's result stage would. */
-  const answerSuccess = async (req: IncomingMessage, result: ExecutionResult, serverContext: () => ServerContext): Promise<Answer> => {
+  /**
+   * Answers a known query's result (no errors: the lane hands those back) as yoga's result stage
+   * would: at once when the stage's answer for this Accept header is known, else through the stage.
+   */
+  const answerSuccess = (req: IncomingMessage, result: ExecutionResult, serverContext: () => ServerContext): Answer | Promise<Answer> => {
     const key = req.headers.accept ?? '';
-    const body = JSON.stringify(result);
     const init = successAnswers.get(key);
-    if (init) return new Answer(body, init);
-    const answer = await answerOf(requestFacts(req), result, serverContext());
-    if (answer.body === body && (answer.init.status ?? 200) === 200) {
-      if (successAnswers.size >= ACCEPT_MEMO_SIZE) successAnswers.clear();
-      successAnswers.set(key, answer.init);
-    }
-    return answer;
+    if (init) return new Answer(JSON.stringify(result), init);
+    return answerOf(requestFacts(req), result, serverContext()).then((answer) => {
+      if (answer.body === JSON.stringify(result) && (answer.init.status ?? 200) === 200) {
+        if (successAnswers.size >= ACCEPT_MEMO_SIZE) successAnswers.clear();
+        successAnswers.set(key, answer.init);
+      }
+      return answer;
+    });
   };
 
   return async (req, res, context, body) => {
@@ -314,7 +317,8 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     if (!Array.isArray(params)) {
       const answered = await laneAnswer(params, context);
       if (answered) {
-        write(res, await answerSuccess(req, answered, serverContextOf));
+        const answer = answerSuccess(req, answered, serverContextOf);
+        write(res, answer instanceof Answer ? answer : await answer);
         return true;
       }
     }

@@ -70,7 +70,7 @@ export interface RestAdapterOptions {
   execute: Execute;
   bodyLimitBytes: number;
   /** Authentication plus the per-key rate limit (src/auth/request-authentication.ts), shared with /graphql. */
-  authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
+  authenticate: (req: IncomingMessage, res: ServerResponse) => Principal | Promise<Principal>;
 }
 
 /**

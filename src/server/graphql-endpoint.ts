@@ -65,7 +65,8 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
       return;
     }
     try {
-      const principal = await options.authentication.authenticate(req, res);
+      const authenticated = options.authentication.authenticate(req, res);
+      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
       let requestBody: Buffer | undefined;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
