@@ -16,17 +16,28 @@ export interface SlotLimits {
 /** The most subscription ids a claim is asked to skip; beyond that, `take` still holds rows back. */
 const MAX_EXCLUDED = 500;
 
+/** URIs whose destination is kept (least recently added dropped first): as many as the dispatcher keeps send targets. */
+const DESTINATIONS_KEPT = 1000;
+const destinations = new Map<string, string>();
+
 /**
  * Where a delivery goes, for the per-host cap: host and port, so two receivers on one machine
  * (different ports) are separate destinations while every subscription of one endpoint shares
  * one.
  */
 export function destinationOf(uri: string): string {
-  try {
-    return new URL(uri).host.toLowerCase();
-  } catch {
-    return uri;
+  let destination = destinations.get(uri);
+  if (destination === undefined) {
+    try {
+      destination = new URL(uri).host.toLowerCase();
+    } catch {
+      destination = uri;
+    }
+    // A handful of URIs are sent to over and over: each is parsed once while it is among the latest.
+    if (destinations.size >= DESTINATIONS_KEPT) destinations.delete(destinations.keys().next().value!);
+    destinations.set(uri, destination);
   }
+  return destination;
 }
 
 /**

@@ -7,6 +7,10 @@ describe('delivery slots: caps per subscription and per destination', () => {
   it('names a destination by host and port', () => {
     expect(destinationOf('https://Hooks.Example.com/a?b')).toBe('hooks.example.com');
     expect(destinationOf('http://127.0.0.1:9000/x')).toBe('127.0.0.1:9000');
+    // Many URIs, more than are kept: each still reads as itself, the first ones again too.
+    for (let i = 0; i < 2500; i++) expect(destinationOf(`https://h${i % 1200}.example.com:${8000 + (i % 7)}/x`)).toBe(`h${i % 1200}.example.com:${8000 + (i % 7)}`);
+    expect(destinationOf('https://Hooks.Example.com/a?b')).toBe('hooks.example.com');
+    expect(destinationOf('not a uri')).toBe('not a uri');
     expect(destinationOf('http://127.0.0.1:9001/x')).not.toBe(destinationOf('http://127.0.0.1:9000/y'));
   });
 
