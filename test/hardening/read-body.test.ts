@@ -70,6 +70,33 @@ describe('readBody', () => {
     expect(await outcomes[0]).toEqual({ body: '{"a":"é"}' });
   });
 
+  it('takes a body that came with its headers as it is, without listening for it, and still reads one that comes later', async () => {
+    const listened: string[] = [];
+    const bodies: string[] = [];
+    server = createServer((req, res) => {
+      const on = req.on.bind(req);
+      req.on = ((event: string, listener: (...args: unknown[]) => void) => {
+        listened.push(event);
+        return on(event, listener);
+      }) as typeof req.on;
+      void readBody(req, 1000).then((body) => {
+        bodies.push(body.toString('utf8'));
+        res.writeHead(200, { 'content-length': 2, connection: 'close' }).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const whole = 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 9\r\n\r\n{"a":"é"}'.replace('9', String(Buffer.byteLength('{"a":"é"}')));
+    expect(await exchange(port, [whole])).toMatch(/^HTTP\/1\.1 200/);
+    expect(bodies).toEqual(['{"a":"é"}']);
+    expect(listened.filter((event) => event === 'data')).toEqual([]);
+    // Headers first, the body a moment later: read from the stream's events.
+    const head = `POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${Buffer.byteLength('{"a":"é"}')}\r\n\r\n`;
+    expect(await exchange(port, [head, '{"a":', '"é"}'])).toMatch(/^HTTP\/1\.1 200/);
+    expect(bodies).toEqual(['{"a":"é"}', '{"a":"é"}']);
+    expect(listened.filter((event) => event === 'data')).toEqual(['data']);
+  });
+
   it('refuses a body that has all arrived past the limit with PAYLOAD_TOO_LARGE, and the answer gets through', async () => {
     const { port, outcomes } = await startServer(10);
     const answer = await exchange(port, [HEAD + chunked('x'.repeat(8)) + chunked('x'.repeat(8)) + '0\r\n\r\n']);

@@ -38,6 +38,33 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   }
   if (req.readableEnded) return Promise.resolve(NO_BODY);
   if (req.destroyed) return Promise.reject(prematureClose());
+  // A small body nearly always comes in the packet that carried the headers, and node's parser
+  // hands it to the stream right after this request's handler returns. Looked at once that is done
+  // (a microtask later), a body that has wholly arrived is taken as it is, without listeners.
+  return Promise.resolve().then(() => (hasArrived(req) ? takeArrived(req) : readArriving(req, limit)));
+}
+
+/**
+ * Whether all of a body with a declared length (within the limit, checked before) is in the
+ * stream's buffer: the parser never hands a request more than its Content-Length.
+ */
+function hasArrived(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return !req.destroyed && req.headers['transfer-encoding'] === undefined && length !== undefined && req.readableLength === Number(length);
+}
+
+/** The body of a request whose body has wholly arrived (hasArrived), from the stream's buffer. */
+function takeArrived(req: IncomingMessage): Buffer {
+  const body = (req.read() as Buffer | null) ?? NO_BODY;
+  // Lets the stream end by itself, as reading it to its end would.
+  req.resume();
+  return body;
+}
+
+/** The body of a request whose body is still arriving, from the stream's events. */
+function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(NO_BODY);
+  if (req.destroyed) return Promise.reject(prematureClose());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
