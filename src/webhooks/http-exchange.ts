@@ -195,6 +195,11 @@ export class ResponseReader {
     return MALFORMED;
   }
 
+  private tooLarge(): -1 {
+    this.malformed('response header section too large');
+    return -1;
+  }
+
   /** Keeps body bytes up to the read limit; true once the body has outgrown it. */
   private takeBody(chunk: Buffer, at: number, take: number): boolean {
     const kept = Math.min(take, READ_LIMIT_BYTES - this.bodyBytes);
@@ -217,7 +222,7 @@ export class ResponseReader {
         this.headBytes += end + 4 - at;
         return this.parseHead(chunk.toString('latin1', at, end)) ? end + 4 : -1;
       }
-      if (chunk.length - at >= room) return this.malformed('response header section too large');
+      if (chunk.length - at >= room) return this.tooLarge();
       this.partial = Buffer.allocUnsafe(room);
       this.partialLength = 0;
     }
@@ -226,7 +231,7 @@ export class ResponseReader {
     this.partialLength += copied;
     const end = this.partial.subarray(0, this.partialLength).indexOf(CRLFCRLF, from);
     if (end === -1) {
-      if (this.partialLength === room) return this.malformed('response header section too large');
+      if (this.partialLength === room) return this.tooLarge();
       return chunk.length;
     }
     const head = this.partial.toString('latin1', 0, end);
@@ -289,26 +294,28 @@ export class ResponseReader {
       if (status === 101) return !this.malformed('unexpected 101 switching protocols');
       return true;
     }
+    // How the body is framed, decided (and any doubt about it refused) before the status counts.
+    let phase: number;
     if (codings !== undefined && length !== undefined) return !this.malformed('both transfer-encoding and content-length');
+    if (codings !== undefined) {
+      const chunked = codings.indexOf('chunked');
+      if (codings.length === 0) return !this.malformed('empty transfer-encoding');
+      if (chunked !== -1 && chunked !== codings.length - 1) return !this.malformed('chunked is not the last transfer coding');
+      phase = chunked === -1 ? UNTIL_CLOSE : CHUNK_SIZE;
+    } else if (length !== undefined) phase = Number(length) === 0 ? FINISHED : LENGTH;
+    else phase = UNTIL_CLOSE;
+    // No body follows these, whatever their headers announce.
+    if (status === 204 || status === 304) phase = FINISHED;
+    this.phase = phase;
+    this.remaining = phase === LENGTH ? Number(length) : 0;
     this.status = status;
     this.retryAfter = retryAfter;
     this.keepBody = status >= 300;
     const hint = idleHint === undefined ? undefined : /^timeout=(\d+)/.exec(idleHint)?.[1];
     this.idleHintSeconds = hint === undefined ? undefined : Number(hint);
-    // HTTP/1.1 keeps the connection unless told to close it; HTTP/1.0 closes it unless told to keep it.
-    this.keepAlive = !close && (statusLine[1] === '1' || keepAlive);
-    if (status === 204 || status === 304) this.phase = FINISHED;
-    else if (codings !== undefined && codings.length > 0) {
-      const chunked = codings.indexOf('chunked');
-      if (chunked !== -1 && chunked !== codings.length - 1) return !this.malformed('chunked is not the last transfer coding');
-      this.phase = chunked === -1 ? UNTIL_CLOSE : CHUNK_SIZE;
-    } else if (codings !== undefined) return !this.malformed('empty transfer-encoding');
-    else if (length !== undefined) {
-      this.remaining = Number(length);
-      this.phase = this.remaining === 0 ? FINISHED : LENGTH;
-    } else this.phase = UNTIL_CLOSE;
-    // A body that ends only with the connection leaves nothing to reuse.
-    if (this.phase === UNTIL_CLOSE) this.keepAlive = false;
+    // HTTP/1.1 keeps the connection unless told to close it, HTTP/1.0 closes it unless told to keep
+    // it, and a body that ends only with the connection leaves nothing to reuse.
+    this.keepAlive = !close && (statusLine[1] === '1' || keepAlive) && phase !== UNTIL_CLOSE;
     return true;
   }
 
