@@ -107,7 +107,11 @@ export class Connection {
       if (this.user) this.user.ended();
       else this.socket.destroy();
     });
-    socket.on('timeout', () => this.socket.destroy());
+    // The idle timer (see OriginSockets.release) runs under an exchange too, rearmed by each read and
+    // write; there it is ignored, as the exchange's own deadline bounds it.
+    socket.on('timeout', () => {
+      if (!this.user) this.socket.destroy();
+    });
     socket.on('error', (error: Error) => this.user?.failed(error.message));
     socket.on('close', () => {
       // A TLS socket closes with the TCP one under it: the second close says nothing new.
@@ -147,7 +151,6 @@ class OriginSockets {
     const idle = this.idleList.pop();
     if (idle) {
       idle.idle = false;
-      idle.socket.setTimeout(0);
       idle.socket.ref();
       this.busy.add(idle);
       user.attach(idle);
@@ -177,7 +180,9 @@ class OriginSockets {
     this.busy.delete(connection);
     if (reusable && this.live && idleMs > 0) {
       connection.idle = true;
-      connection.socket.setTimeout(idleMs);
+      // Set once and left running, since each read or write starts it again: a socket is closed
+      // once it has been idleMs without traffic, and rearming it for every send would cost more.
+      if (connection.socket.timeout !== idleMs) connection.socket.setTimeout(idleMs);
       // An idle socket does not keep the process alive (as with node's agents).
       connection.socket.unref();
       this.idleList.push(connection);

@@ -1,11 +1,16 @@
-import type { Socket } from 'node:net';
+import { execFile } from 'node:child_process';
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { ConnectionPool, MAX_WAITING_PER_ORIGIN, type PoolLimits } from '../../src/webhooks/connection-pool.js';
 import { postWebhook } from '../../src/webhooks/sender.js';
-import { startScriptedReceiver, waitFor, type ScriptedReceiver } from './support.js';
+import { listenOnLoopback, startScriptedReceiver, waitFor, type ScriptedReceiver } from './support.js';
 
 const guard = new AddressGuard(['127.0.0.0/8']);
+const run = promisify(execFile);
 const TIMEOUT_MS = 1000;
 
 /** Writes `text` one byte per turn of the event loop, so each byte reaches the client in a read of its own. */
@@ -226,19 +231,77 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     await waitFor(() => r.open === 0, 'the connection to close', 5000);
   });
 
-  it('lets an idle connection not keep the process alive, and a busy one keep it', async () => {
-    const sockets = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
-    let answer: (() => void) | undefined;
-    const r = await receiver((socket) => (answer = () => socket.write('HTTP/1.1 204 No Content\r\n\r\n')));
+  it('reports a connection that cannot be made with node’s own words', async () => {
+    const r = await receiver(() => undefined);
+    const { port } = r;
+    await r.close();
+    const outcome = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: TIMEOUT_MS, guard, pool: pool() });
+    expect(outcome).toMatchObject({ status: null, error: `connect ECONNREFUSED 127.0.0.1:${port}` });
+  });
+
+  it('lets an exchange run past the idle time of a reused connection: only the deadline bounds it', async () => {
+    const r = await receiver((socket, request) => setTimeout(() => socket.write('HTTP/1.1 204 No Content\r\n\r\n'), request.index === 0 ? 0 : 300));
+    const p = pool({ idleMs: 100 });
+    expect((await send(r, p)).status).toBe(204);
+    expect(await send(r, p, undefined, 2000)).toMatchObject({ status: 204, error: null });
+    expect(r.connections).toBe(1);
+  });
+
+  it('does not reuse a connection whose request was not yet all written when the answer came', async () => {
+    const sockets = new Set<Socket>();
+    let connections = 0;
+    // Answers at once and reads nothing, so a large request stays in the client's buffers.
+    const server = createNetServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      socket.pause();
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    });
+    const { url, close } = await listenOnLoopback(server, sockets);
+    cleanup.push(close);
     const p = pool();
-    const before = sockets();
-    const sent = send(r, p);
-    await waitFor(() => answer, 'the request');
-    // The client's socket and the receiver's end of it.
-    expect(sockets()).toBe(before + 2);
+    const big = JSON.stringify({ data: 'x'.repeat(32 * 1024 * 1024) });
+    expect(await postWebhook(`${url}/`, {}, big, { timeoutMs: 5000, guard, pool: p })).toMatchObject({ status: 200, error: null });
+    // Reading now, the receiver sees the rest of the request and then the connection's end.
+    for (const socket of sockets) socket.resume();
+    await waitFor(() => sockets.size === 0, 'the connection to close', 5000);
+    expect(p.idleSockets(new URL(url))).toHaveLength(0);
+    expect(connections).toBe(1);
+  });
+
+  it('lets an exchange under way on an evicted origin finish, then closes its connection', async () => {
+    let answer: (() => void) | undefined;
+    const a = await receiver((socket) => (answer = () => socket.write('HTTP/1.1 204 No Content\r\n\r\n')));
+    const b = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\n'));
+    const p = pool({ origins: 1 });
+    const underWay = send(a, p, undefined, 5000);
+    await waitFor(() => answer, 'the first request');
+    expect((await send(b, p)).status).toBe(204);
+    expect(p.size).toBe(1);
     answer!();
-    expect((await sent).status).toBe(204);
-    expect(p.idleSockets(new URL(r.url))).toHaveLength(1);
-    expect(sockets()).toBe(before + 1);
+    expect((await underWay).status).toBe(204);
+    await waitFor(() => a.open === 0, 'the evicted origin’s connection to close', 5000);
+    expect(b.open).toBe(1);
+  });
+
+  it('lets a kept-alive idle connection not keep the process alive', async () => {
+    const r = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\n'));
+    // A process of its own (on the compiled modules) that sends once and then has nothing to do.
+    const script = `
+      const { AddressGuard } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/address-guard.js')).href)});
+      const { ConnectionPool } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/connection-pool.js')).href)});
+      const { postWebhook } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/sender.js')).href)});
+      const guard = new AddressGuard(['127.0.0.0/8']);
+      const pool = new ConnectionPool(guard, { socketsPerOrigin: 2, idleMs: 60000, origins: 8 });
+      const outcome = await postWebhook(process.argv[1], {}, '{}', { timeoutMs: 5000, guard, pool });
+      console.log(outcome.status, pool.idleSockets(new URL(process.argv[1])).length);`;
+    const started = Date.now();
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, `${r.url}/hook`], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('204 1');
+    // It ended by itself, long before the idle connection's 60 s were up.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.connections).toBe(1);
   });
 });
