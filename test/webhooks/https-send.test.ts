@@ -34,24 +34,27 @@ interface TlsReceiver {
   names: (string | false)[];
   /** The server names asked for by every handshake begun, finished or not. */
   asked: string[];
+  /** Whether each finished handshake resumed an earlier session. */
+  resumed: boolean[];
   requests: number;
   close(): Promise<void>;
 }
 
-/** An HTTPS receiver on raw TLS that answers every request with 204 and keeps the connection. */
-async function tlsReceiver(): Promise<TlsReceiver> {
+/** An HTTPS receiver on raw TLS that answers every request with 204 (and `extra` headers), keeping the connection unless they say otherwise. */
+async function tlsReceiver(extra = ''): Promise<TlsReceiver> {
   const sockets = new Set<Socket>();
-  const state = { names: [] as (string | false)[], asked: [] as string[], requests: 0 };
+  const state = { names: [] as (string | false)[], asked: [] as string[], resumed: [] as boolean[], requests: 0 };
   const SNICallback = (name: string, done: (error: Error | null) => void) => {
     state.asked.push(name);
     done(null);
   };
   const server = createTlsServer({ key: KEY, cert: CERT, SNICallback }, (socket: TLSSocket) => {
     state.names.push(socket.servername ?? false);
+    state.resumed.push(socket.isSessionReused());
     socket.on('data', (chunk: Buffer) => {
       for (let at = chunk.indexOf('POST '); at !== -1; at = chunk.indexOf('POST ', at + 1)) {
         state.requests++;
-        socket.write('HTTP/1.1 204 No Content\r\n\r\n');
+        socket.write(`HTTP/1.1 204 No Content\r\n${extra}\r\n`);
       }
     });
   });
@@ -69,8 +72,8 @@ describe('sending over https', () => {
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
-  async function receiver() {
-    const r = await tlsReceiver();
+  async function receiver(extra?: string) {
+    const r = await tlsReceiver(extra);
     cleanup.push(() => r.close());
     return r;
   }
@@ -115,6 +118,15 @@ describe('sending over https', () => {
     // One connection per origin: localhost and 127.0.0.1 are two.
     expect(r.names).toEqual(['localhost', false]);
     expect(p.size).toBe(2);
+  });
+
+  it('resumes the origin’s TLS session on its next new connection', async () => {
+    const r = await receiver('Connection: close\r\n');
+    const p = pool();
+    await unverified(async () => {
+      for (let i = 0; i < 3; i++) expect(await send(`https://localhost:${r.port}/hook`, p)).toMatchObject({ status: 204, error: null });
+    });
+    expect(r.resumed).toEqual([false, true, true]);
   });
 
   it('sends not even a TLS handshake to an address the guard refuses once connected', async () => {
