@@ -68,13 +68,8 @@ export class Connection {
       // Defence in depth: the name resolved through the guard's lookup, and the address reached must pass as well.
       const problem = socket.remoteAddress ? this.guard.problem(socket.remoteAddress) : 'no remote address';
       if (problem) return void socket.destroy(new Error(`refused: ${problem}`));
-      if (!target.https) return this.connected();
-      // TLS starts only now, so not even a handshake goes to an address the guard refuses.
-      const secure = tlsConnect({ socket, host, servername: isIP(host) === 0 ? host : undefined, session: home?.tlsSession });
-      this.socket = secure;
-      this.listen(secure);
-      secure.once('secureConnect', () => this.connected());
-      if (home) secure.on('session', (session: Buffer) => (home.tlsSession = session));
+      if (target.https) this.startTls(socket, host);
+      else this.connected();
     });
   }
 
@@ -91,6 +86,21 @@ export class Connection {
   /** Closes the socket whatever it is doing. */
   destroy(): void {
     this.socket.destroy();
+  }
+
+  /** TLS starts only once the guard passed the address, so not even a handshake goes to one it refuses. */
+  private startTls(socket: Socket, host: string): void {
+    const home = this.home;
+    try {
+      const secure = tlsConnect({ socket, host, servername: isIP(host) === 0 ? host : undefined, session: home?.tlsSession });
+      this.socket = secure;
+      this.listen(secure);
+      secure.once('secureConnect', () => this.connected());
+      if (home) secure.on('session', (session: Buffer) => (home.tlsSession = session));
+    } catch (error) {
+      // Thrown inside a socket event, it would end the process; it ends this connection instead.
+      socket.destroy(error as Error);
+    }
   }
 
   private connected(): void {

@@ -245,6 +245,14 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect((await send(r, p)).status).toBe(204);
     expect(await send(r, p, undefined, 2000)).toMatchObject({ status: 204, error: null });
     expect(r.connections).toBe(1);
+    // Idle once more, it is closed after idleMs all the same.
+    await waitFor(() => r.open === 0, 'the idle connection to close', 2000);
+  });
+
+  it('does not follow a redirect: a 3xx is a failed attempt with its excerpt', async () => {
+    const r = await receiver((socket) => socket.write('HTTP/1.1 308 Permanent Redirect\r\nLocation: http://127.0.0.1:1/\r\nContent-Length: 5\r\n\r\nmoved'));
+    expect(await send(r, pool())).toMatchObject({ status: 308, error: 'redirect not followed: moved' });
+    expect(r.requests).toHaveLength(1);
   });
 
   it('does not reuse a connection whose request was not yet all written when the answer came', async () => {
