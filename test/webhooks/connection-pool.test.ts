@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { ConnectionPool } from '../../src/webhooks/connection-pool.js';
 import { postWebhook } from '../../src/webhooks/sender.js';
-import { listenOnLoopback, waitFor } from './support.js';
+import { checkingGuard, listenOnLoopback, waitFor } from './support.js';
 
 interface Counted {
   url: string;
@@ -141,15 +141,8 @@ describe('keep-alive connections for webhook sends', () => {
 
   it('checks the address each new socket actually connected to, before a request is written', async () => {
     const r = await receiver();
-    const checked: string[] = [];
     // Resolves like the real guard would allow, then refuses the address the socket reached.
-    const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
-      lookup: loopback.lookup,
-      problem: (address: string) => {
-        checked.push(address);
-        return 'refused by the test';
-      },
-    });
+    const { guard, checked } = checkingGuard(loopback, () => 'refused by the test');
     const p = new ConnectionPool(guard, limits);
     cleanup.push(() => p.close());
     // A name, so that only the connected socket's address reaches the guard's check.
@@ -163,14 +156,7 @@ describe('keep-alive connections for webhook sends', () => {
 
   it('checks each new socket, and only new ones: reused sockets were checked when they connected', async () => {
     const r = await receiver((_req, res) => setTimeout(() => res.writeHead(204).end(), 10));
-    const checked: string[] = [];
-    const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
-      lookup: loopback.lookup,
-      problem: (address: string) => {
-        checked.push(address);
-        return loopback.problem(address);
-      },
-    });
+    const { guard, checked } = checkingGuard(loopback, (address) => loopback.problem(address));
     const p = new ConnectionPool(guard, limits);
     cleanup.push(() => p.close());
     await Promise.all(Array.from({ length: 6 }, () => send(r.url, p)));

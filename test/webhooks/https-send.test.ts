@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { ConnectionPool } from '../../src/webhooks/connection-pool.js';
 import { postWebhook } from '../../src/webhooks/sender.js';
-import { listenOnLoopback, waitFor } from './support.js';
+import { checkingGuard, listenOnLoopback, waitFor } from './support.js';
 
 // A self-signed certificate for localhost and 127.0.0.1, valid until 2126: trusted by nothing,
 // so a send verifies it and fails unless a test turns verification off.
@@ -140,15 +140,8 @@ describe('sending over https', () => {
     });
     const { url, close } = await listenOnLoopback(server, sockets);
     cleanup.push(close);
-    const checked: string[] = [];
     // Resolves the name to loopback, then refuses the address the socket reached.
-    const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
-      lookup: loopback.lookup,
-      problem: (address: string) => {
-        checked.push(address);
-        return 'refused by the test';
-      },
-    });
+    const { guard, checked } = checkingGuard(loopback, () => 'refused by the test');
     const outcome = await send(`https://localhost:${new URL(url).port}/hook`, pool(guard), guard);
     expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(/refused by the test/) });
     expect(checked).toEqual(['127.0.0.1']);

@@ -73,58 +73,45 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect(r.connections).toBe(0);
   });
 
-  it('reads an answer that arrives byte by byte, and reuses its connection', async () => {
-    const r = await receiver((socket) => trickle(socket, 'HTTP/1.1 503 Busy\r\nRetry-After: 30\r\nContent-Length: 4\r\n\r\nbusy'));
-    const { first, second, reused } = await twice(r, pool());
-    expect(first).toMatchObject({ status: 503, error: 'HTTP 503: busy', retryAfter: '30' });
-    expect(second).toMatchObject({ status: 503, error: 'HTTP 503: busy' });
-    expect(reused).toBe(true);
-  });
-
-  it('reads a chunked body with extensions and trailers, and reuses its connection', async () => {
-    const r = await receiver((socket) =>
-      socket.write('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n6;a=b\r\nhello \r\n5 ; note="x"\r\nworld\r\n0\r\nx-trailer: done\r\n\r\n'),
-    );
-    const { first, reused } = await twice(r, pool());
-    expect(first).toMatchObject({ status: 500, error: 'HTTP 500: hello world' });
-    expect(reused).toBe(true);
-  });
-
-  it('skips 100 Continue and 103 Early Hints, and counts the 204 after them', async () => {
-    const r = await receiver((socket) => socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'));
-    const { first, second, reused } = await twice(r, pool());
-    expect([first.status, second.status]).toEqual([204, 204]);
-    expect(reused).toBe(true);
-  });
-
-  it('does not reuse a connection after Connection: close, and closes it', async () => {
-    const r = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n'));
-    const { first, second, reused } = await twice(r, pool());
-    expect([first.status, second.status]).toEqual([204, 204]);
-    expect(reused).toBe(false);
-    await waitFor(() => r.open === 0, 'both connections to close', 5000);
-  });
-
-  it('does not reuse a connection after an HTTP/1.0 answer, unless it asks for keep-alive', async () => {
-    const plain = await receiver((socket) => socket.write('HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok'));
-    expect((await twice(plain, pool())).reused).toBe(false);
-    const kept = await receiver((socket) => socket.write('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok'));
-    expect((await twice(kept, pool())).reused).toBe(true);
-  });
-
-  it('reads a body without a length until the receiver closes, and opens a new connection next time', async () => {
-    const r = await receiver((socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\n\r\nupstream down'));
-    const { first, reused } = await twice(r, pool());
-    expect(first).toMatchObject({ status: 502, error: 'HTTP 502: upstream down' });
-    expect(reused).toBe(false);
-  });
-
-  it('does not reuse a connection that carried bytes after the end of the answer', async () => {
-    const r = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\n\r\n'));
-    const { first, second, reused } = await twice(r, pool());
-    expect([first.status, second.status]).toEqual([204, 204]);
-    expect(reused).toBe(false);
-    await waitFor(() => r.open === 0, 'both connections to close', 5000);
+  /** Answers every request with the same bytes. */
+  const answer = (text: string) => (socket: Socket) => socket.write(text);
+  it.each([
+    [
+      'reads an answer that arrives byte by byte',
+      (socket: Socket) => trickle(socket, 'HTTP/1.1 503 Busy\r\nRetry-After: 30\r\nContent-Length: 4\r\n\r\nbusy'),
+      { status: 503, error: 'HTTP 503: busy', retryAfter: '30' },
+      true,
+    ],
+    [
+      'reads a chunked body with extensions and trailers',
+      answer('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n6;a=b\r\nhello \r\n5 ; note="x"\r\nworld\r\n0\r\nx-trailer: done\r\n\r\n'),
+      { status: 500, error: 'HTTP 500: hello world' },
+      true,
+    ],
+    [
+      'skips 100 Continue and 103 Early Hints, and counts the 204 after them',
+      answer('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
+      { status: 204, error: null },
+      true,
+    ],
+    ['keeps an HTTP/1.0 connection that asks for keep-alive', answer('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok'), { status: 200 }, true],
+    ['closes a connection after Connection: close', answer('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n'), { status: 204 }, false],
+    ['closes a connection after an HTTP/1.0 answer', answer('HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok'), { status: 200 }, false],
+    [
+      'reads a body without a length until the receiver closes',
+      (socket: Socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\n\r\nupstream down'),
+      { status: 502, error: 'HTTP 502: upstream down' },
+      false,
+    ],
+    ['closes a connection that carried bytes after the end of the answer', answer('HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\n\r\n'), { status: 204 }, false],
+  ])('%s', async (_what, reply, expected, reused) => {
+    const r = await receiver(reply);
+    const outcome = await twice(r, pool());
+    expect(outcome.first).toMatchObject(expected);
+    expect(outcome.second).toMatchObject(expected);
+    expect(outcome.reused).toBe(reused);
+    // A connection not reused is closed, not left behind.
+    if (!reused) await waitFor(() => r.open === 0, 'both connections to close', 5000);
   });
 
   it('closes an idle connection that receives anything, and sends the next request on a new one', async () => {

@@ -336,3 +336,19 @@ export async function startScriptedReceiver(reply: (socket: Socket, request: { t
   const listening = await listenOnLoopback(server, sockets);
   return Object.assign(state, listening, { port: Number(new URL(listening.url).port) });
 }
+
+/**
+ * A guard for checks of the connected address: names resolve as `resolving` allows, and each
+ * address a socket reached is judged by `verdict` and recorded in `checked`.
+ */
+export function checkingGuard(resolving: AddressGuard, verdict: (address: string) => string | null): { guard: AddressGuard; checked: string[] } {
+  const checked: string[] = [];
+  const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
+    lookup: resolving.lookup,
+    problem: (address: string) => {
+      checked.push(address);
+      return verdict(address);
+    },
+  });
+  return { guard, checked };
+}
