@@ -158,7 +158,12 @@ class OriginSockets {
 
   /** Gives `user` a socket now (idle, or a new one while there is room) or queues it; false when the queue is full. */
   take(user: ConnectionUser): boolean {
-    const idle = this.idleList.pop();
+    let idle = this.idleList.pop();
+    // A socket destroyed while idle leaves the list only once it has closed, a moment later.
+    while (idle?.socket.destroyed) {
+      idle.idle = false;
+      idle = this.idleList.pop();
+    }
     if (idle) {
       idle.idle = false;
       idle.socket.ref();

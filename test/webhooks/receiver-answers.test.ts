@@ -128,6 +128,16 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect(r.connections).toBe(2);
   });
 
+  it('never hands out an idle connection destroyed a moment ago, before it has closed', async () => {
+    const r = await receiver(answer('HTTP/1.1 204 No Content\r\n\r\n'));
+    const p = pool();
+    expect((await send(r, p)).status).toBe(204);
+    const [idle] = p.idleSockets(new URL(r.url));
+    idle!.destroy();
+    expect(await send(r, p)).toMatchObject({ status: 204, error: null });
+    expect(r.connections).toBe(2);
+  });
+
   it('forgets an idle connection the receiver closed, and sends the next request on a new one without an error', async () => {
     const r = await receiver((socket) => {
       socket.write('HTTP/1.1 204 No Content\r\n\r\n');
