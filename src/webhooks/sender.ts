@@ -1,8 +1,9 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { AddressGuard } from './address-guard.js';
-import type { ConnectionPool } from './connection-pool.js';
-import { readTarget, type SendTargets } from './send-targets.js';
+import { Connection, type ConnectionPool, type ConnectionUser } from './connection-pool.js';
+import { DONE, LIMIT, MORE, requestBytes, ResponseReader } from './http-exchange.js';
+import { readTarget, type SendTarget, type SendTargets } from './send-targets.js';
+
+export { READ_LIMIT_BYTES } from './http-exchange.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -14,12 +15,14 @@ export interface SendOutcome {
 }
 
 const EXCERPT_CHARS = 200;
-/** The most of any response body ever read; shiftgate needs only the status and a short excerpt. */
-export const READ_LIMIT_BYTES = 4096;
 
 function excerpt(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean;
+}
+
+function outcome(started: number, status: number | null, error: string | null, retryAfter?: string): SendOutcome {
+  return { status, durationMs: Math.round(performance.now() - started), error, retryAfter };
 }
 
 /**
@@ -37,79 +40,101 @@ export function postWebhook(
   options: { timeoutMs: number; guard: AddressGuard; pool?: ConnectionPool; targets?: SendTargets },
 ): Promise<SendOutcome> {
   const started = performance.now();
-  const done = (status: number | null, error: string | null, retryAfter?: string): SendOutcome => ({
-    status,
-    durationMs: Math.round(performance.now() - started),
-    error,
-    retryAfter,
-  });
   // Read once per URI when the caller keeps the readings (the dispatcher), else here and now.
   const target = options.targets && options.targets.guard === options.guard ? options.targets.targetOf(uri) : readTarget(uri, options.guard);
-  if ('refused' in target) return Promise.resolve(done(null, target.refused));
+  if ('refused' in target) return Promise.resolve(outcome(started, null, target.refused));
+  let request: Buffer;
+  try {
+    request = requestBytes(requestParts(target, !options.pool), headers, payload);
+  } catch (error) {
+    // A header that could split the request: nothing is sent.
+    return Promise.resolve(outcome(started, null, excerpt((error as Error).message)));
+  }
   return new Promise((resolve) => {
-    let settled = false;
-    let status: number | null = null;
-    let retryAfter: string | undefined;
-    const received: Buffer[] = [];
-    let receivedBytes = 0;
-    const outcomeOf = (problem: string | null): SendOutcome => {
-      if (status === null) return done(null, excerpt(problem ?? 'no response'));
-      // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
-      if (status >= 200 && status < 300) return done(status, problem);
-      const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
-      const text = excerpt(Buffer.concat(received).toString('utf8'));
-      return done(status, text ? `${reason}: ${text}` : reason, retryAfter);
-    };
-    const send = target.https ? httpsRequest : httpRequest;
-    const req = send(
-      {
-        ...target.request,
-        method: 'POST',
-        agent: options.pool?.agentForOrigin(target.origin, target.https) ?? false,
-        lookup: options.guard.lookup as never,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'shiftgate-webhooks/1' },
-      },
-      (res) => {
-        status = res.statusCode ?? 0;
-        retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined;
-        res.on('data', (chunk: Buffer) => {
-          received.push(chunk);
-          receivedBytes += chunk.length;
-          if (receivedBytes >= READ_LIMIT_BYTES) conclude(null);
-        });
-        // The whole answer was read: the socket is clean and may carry the next request.
-        res.on('end', () => conclude(null, true));
-        res.on('error', () => conclude('connection closed before the response ended'));
-        res.on('close', () => conclude('connection closed before the response ended'));
-      },
-    );
-    // One deadline for the whole exchange: connecting, the request, the status line, the body.
-    const timer = setTimeout(() => {
-      conclude(status === null ? `timed out after ${options.timeoutMs} ms` : `response body not finished within ${options.timeoutMs} ms`);
-    }, options.timeoutMs);
-    /**
-     * Ends the exchange once: the outcome is what has arrived so far. Unless the answer ended
-     * cleanly, the socket is destroyed whatever state it is in, so nothing a receiver does can
-     * keep it open; a clean one goes back to the pool, when there is one.
-     */
-    function conclude(problem: string | null, complete = false): void {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (!complete || !options.pool) req.destroy();
-      resolve(outcomeOf(problem));
-    }
-    // Defence in depth: the address actually connected to must pass the guard as well.
-    // A kept-alive socket was checked when it connected; listening on it again for every request
-    // it carries would only pile up listeners that never fire.
-    req.on('socket', (socket) => {
-      if (!socket.connecting) return;
-      socket.once('connect', () => {
-        const problem = socket.remoteAddress ? options.guard.problem(socket.remoteAddress) : null;
-        if (problem) req.destroy(new Error(`refused: ${problem}`));
-      });
-    });
-    req.on('error', (error) => conclude(error.message));
-    req.end(payload);
+    const exchange = new Exchange(request, options.timeoutMs, started, resolve);
+    if (!options.pool) exchange.attach(new Connection(target, options.guard, null));
+    else if (!options.pool.acquire(target, exchange)) exchange.failed(`too many sends waiting for a connection to ${target.origin}`);
   });
+}
+
+/** What the request line and headers say of the target (the URL parser's spelling of each). */
+function requestParts(target: SendTarget, close: boolean) {
+  return {
+    path: target.request.path ?? '/',
+    host: target.origin.slice(target.https ? 'https://'.length : 'http://'.length),
+    auth: target.request.auth ?? undefined,
+    close,
+  };
+}
+
+/**
+ * One request and its answer on one socket, from the moment it asks for a socket to the outcome.
+ * One deadline covers it all: waiting for a socket, connecting, the request, the status line, the
+ * body. It ends once, with what has arrived so far; unless the answer ended cleanly (and said
+ * nothing against reuse), the socket is destroyed whatever state it is in, so nothing a receiver
+ * does can keep it open.
+ */
+class Exchange implements ConnectionUser {
+  settled = false;
+  private connection: Connection | null = null;
+  private readonly reader = new ResponseReader();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly request: Buffer,
+    private readonly timeoutMs: number,
+    private readonly started: number,
+    private readonly resolve: (outcome: SendOutcome) => void,
+  ) {
+    this.timer = setTimeout(() => this.timedOut(), timeoutMs);
+  }
+
+  attach(connection: Connection): void {
+    this.connection = connection;
+    connection.user = this;
+    if (connection.ready) this.ready();
+  }
+
+  ready(): void {
+    this.connection!.socket.write(this.request);
+  }
+
+  data(chunk: Buffer): void {
+    const result = this.reader.read(chunk);
+    if (result === MORE) return;
+    // A 2xx is the receiver's acceptance even when its body is cut at the read limit.
+    if (result === DONE || result === LIMIT) this.conclude(null, result === DONE && this.reader.keepAlive);
+    else this.conclude(`malformed response: ${this.reader.problem}`);
+  }
+
+  ended(): void {
+    this.conclude(this.reader.endedByClose() ? null : 'connection closed before the response ended');
+  }
+
+  failed(message: string): void {
+    this.conclude(message);
+  }
+
+  private timedOut(): void {
+    this.conclude(this.reader.status === null ? `timed out after ${this.timeoutMs} ms` : `response body not finished within ${this.timeoutMs} ms`);
+  }
+
+  private conclude(problem: string | null, reusable = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    // A request not yet wholly written when the answer ended (the receiver answered early) leaves the socket unusable.
+    this.connection?.release(reusable && this.connection.socket.writableLength === 0, this.reader.idleHintSeconds);
+    this.resolve(this.outcomeOf(problem));
+  }
+
+  private outcomeOf(problem: string | null): SendOutcome {
+    const { status } = this.reader;
+    if (status === null) return outcome(this.started, null, excerpt(problem ?? 'no response'));
+    // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
+    if (status >= 200 && status < 300) return outcome(this.started, status, problem);
+    const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
+    const text = excerpt(Buffer.concat(this.reader.body).toString('utf8'));
+    return outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.reader.retryAfter);
+  }
 }

@@ -1,10 +1,10 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { ConnectionPool } from '../../src/webhooks/connection-pool.js';
 import { postWebhook } from '../../src/webhooks/sender.js';
-import { listenOnLoopback, waitFor } from './support.js';
+import { checkingGuard, listenOnLoopback, waitFor } from './support.js';
 
 interface Counted {
   url: string;
@@ -70,12 +70,14 @@ describe('keep-alive connections for webhook sends', () => {
   it('adds no listener to a kept-alive socket for each request it carries', async () => {
     const r = await receiver();
     const p = pool();
+    const events = ['connect', 'data', 'end', 'error', 'close', 'timeout', 'drain', 'finish'];
+    expect((await send(r.url, p)).status).toBe(204);
+    const [socket] = p.idleSockets(new URL(r.url));
+    const before = events.map((event) => socket!.listenerCount(event));
     for (let i = 0; i < 15; i++) expect((await send(r.url, p)).status).toBe(204);
     expect(r.connections).toBe(1);
-    const agent = p.agentFor(new URL(r.url));
-    const idle = Object.values(agent!.freeSockets).flat();
-    expect(idle).toHaveLength(1);
-    expect(idle[0]!.listenerCount('connect')).toBeLessThanOrEqual(1);
+    expect(p.idleSockets(new URL(r.url))).toEqual([socket]);
+    expect(events.map((event) => socket!.listenerCount(event))).toEqual(before);
   });
 
   it('opens at most socketsPerOrigin connections to one origin, however many sends wait', async () => {
@@ -139,38 +141,22 @@ describe('keep-alive connections for webhook sends', () => {
 
   it('checks the address each new socket actually connected to, before a request is written', async () => {
     const r = await receiver();
-    const checked: string[] = [];
     // Resolves like the real guard would allow, then refuses the address the socket reached.
-    const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
-      lookup: loopback.lookup,
-      problem: (address: string) => {
-        checked.push(address);
-        return 'refused by the test';
-      },
-    });
+    const { guard, checked } = checkingGuard(loopback, () => 'refused by the test');
     const p = new ConnectionPool(guard, limits);
     cleanup.push(() => p.close());
-    const agent = p.agentFor(new URL(r.url));
-    const error = await new Promise<Error>((resolve) => {
-      const req = request(`${r.url}/hook`, { method: 'POST', agent: agent ?? undefined }, () => resolve(new Error('answered')));
-      req.on('error', resolve);
-      req.end('{}');
-    });
-    expect(error.message).toMatch(/refused by the test/);
+    // A name, so that only the connected socket's address reaches the guard's check.
+    const port = new URL(r.url).port;
+    const outcome = await postWebhook(`http://localhost:${port}/hook`, {}, '{}', { timeoutMs: 2000, guard, pool: p });
+    expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(/refused by the test/) });
     expect(checked).toEqual(['127.0.0.1']);
+    await waitFor(() => r.open === 0, 'the refused connection to close', 5000);
     expect(r.requests).toBe(0);
   });
 
   it('checks each new socket, and only new ones: reused sockets were checked when they connected', async () => {
     const r = await receiver((_req, res) => setTimeout(() => res.writeHead(204).end(), 10));
-    const checked: string[] = [];
-    const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
-      lookup: loopback.lookup,
-      problem: (address: string) => {
-        checked.push(address);
-        return loopback.problem(address);
-      },
-    });
+    const { guard, checked } = checkingGuard(loopback, (address) => loopback.problem(address));
     const p = new ConnectionPool(guard, limits);
     cleanup.push(() => p.close());
     await Promise.all(Array.from({ length: 6 }, () => send(r.url, p)));

@@ -290,3 +290,65 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
       }),
   };
 }
+
+/**
+ * A receiver on raw TCP that reads each request whole (head and Content-Length body) and has
+ * `reply` answer it with bytes of its own, request after request on one connection, so a test can
+ * see which connection each request came on and what exactly was sent.
+ */
+export interface ScriptedReceiver {
+  url: string;
+  port: number;
+  /** Every request's bytes (latin1), and the connection it came on (1 for the first accepted). */
+  requests: { text: string; connection: number }[];
+  connections: number;
+  open: number;
+  close(): Promise<void>;
+}
+
+export async function startScriptedReceiver(reply: (socket: Socket, request: { text: string; connection: number; index: number }) => void): Promise<ScriptedReceiver> {
+  const sockets = new Set<Socket>();
+  const state = { requests: [] as { text: string; connection: number }[], connections: 0, open: 0 };
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    const connection = ++state.connections;
+    state.open++;
+    let pending = '';
+    socket.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('latin1');
+      for (;;) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(pending.slice(0, end))?.[1] ?? 0);
+        if (pending.length < end + 4 + length) return;
+        const text = pending.slice(0, end + 4 + length);
+        pending = pending.slice(text.length);
+        state.requests.push({ text, connection });
+        reply(socket, { text, connection, index: state.requests.length - 1 });
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.open--;
+    });
+  });
+  const listening = await listenOnLoopback(server, sockets);
+  return Object.assign(state, listening, { port: Number(new URL(listening.url).port) });
+}
+
+/**
+ * A guard for checks of the connected address: names resolve as `resolving` allows, and each
+ * address a socket reached is judged by `verdict` and recorded in `checked`.
+ */
+export function checkingGuard(resolving: AddressGuard, verdict: (address: string) => string | null): { guard: AddressGuard; checked: string[] } {
+  const checked: string[] = [];
+  const guard = Object.assign(Object.create(AddressGuard.prototype) as AddressGuard, {
+    lookup: resolving.lookup,
+    problem: (address: string) => {
+      checked.push(address);
+      return verdict(address);
+    },
+  });
+  return { guard, checked };
+}
