@@ -19,7 +19,7 @@ function sameSecret(known: Buffer, presented: Buffer): boolean {
   return known.length === presented.length && timingSafeEqual(known, presented);
 }
 
-/** A key's Principal, or the refusal for a key that is unknown or revoked. */
+/** A token's Principal, or the one refusal for a token that is not valid now or whose key is unknown or revoked. */
 function present(principal: Principal | null): Principal {
   if (!principal) throw unauthenticated('Access token is invalid or expired');
   return principal;
@@ -78,7 +78,7 @@ export class Authenticator {
   }
 
   private principalOf(verified: { keyId: number } | null): Principal | Promise<Principal> {
-    if (!verified) throw unauthenticated('Access token is invalid or expired');
+    if (!verified) return present(null);
     const principal = this.principalForKey(verified.keyId);
     return principal instanceof Promise ? principal.then(present) : present(principal);
   }

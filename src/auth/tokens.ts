@@ -1,5 +1,6 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { setBounded } from '../shared/bounded-map.js';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'shiftgate';
@@ -87,13 +88,7 @@ export class TokenIssuer {
     }
     if (!isCanonicalCompactJws(token)) return null;
     return this.verifySignature(token).then((checked) => {
-      if (checked) {
-        if (this.verified.size >= VERIFIED_CACHE_SIZE) {
-          const oldest = this.verified.keys().next();
-          if (!oldest.done) this.verified.delete(oldest.value);
-        }
-        this.verified.set(token, checked);
-      }
+      if (checked) setBounded(this.verified, token, checked, VERIFIED_CACHE_SIZE);
       return checked;
     });
   }

@@ -14,6 +14,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { setBounded } from '../shared/bounded-map.js';
 
 /**
  * The documents callers send to /graphql, compiled with graphql-jit once per document and
@@ -69,11 +70,7 @@ export class CompiledDocuments {
       this.documents.set(document, operations);
     } else {
       operations = new Map();
-      if (this.documents.size >= this.options.maxDocuments) {
-        const oldest = this.documents.keys().next();
-        if (!oldest.done) this.documents.delete(oldest.value);
-      }
-      this.documents.set(document, operations);
+      setBounded(this.documents, document, operations, this.options.maxDocuments);
     }
     const known = operations.get(name);
     if (known === null) return undefined;

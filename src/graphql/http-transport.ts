@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGraphQLError, isAsyncIterable } from 'graphql-yoga';
 import { GraphQLError, type ExecutionResult } from 'graphql';
+import { setBounded } from '../shared/bounded-map.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { runCallerOperation, type CallerParams, type CallerResult, type RequestFacts } from './execute.js';
 import type { KnownQueries } from './known-queries.js';
@@ -173,8 +174,7 @@ function acceptsJsonMemo(accept: string | undefined): boolean {
   let accepted = acceptMemo.get(key);
   if (accepted === undefined) {
     accepted = acceptsJson(key);
-    if (acceptMemo.size >= ACCEPT_MEMO_SIZE) acceptMemo.clear();
-    acceptMemo.set(key, accepted);
+    setBounded(acceptMemo, key, accepted, ACCEPT_MEMO_SIZE);
   }
   return accepted;
 }
@@ -298,8 +298,7 @@ export function graphqlTransport(yoga: YogaApp, options: GraphQLTransportOptions
     if (init) return new Answer(JSON.stringify(result), init);
     return answerOf(requestFacts(req), result, serverContext()).then((answer) => {
       if (answer.body === JSON.stringify(result) && (answer.init.status ?? 200) === 200) {
-        if (successAnswers.size >= ACCEPT_MEMO_SIZE) successAnswers.clear();
-        successAnswers.set(key, answer.init);
+        setBounded(successAnswers, key, answer.init, ACCEPT_MEMO_SIZE);
       }
       return answer;
     });

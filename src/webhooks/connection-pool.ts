@@ -1,7 +1,7 @@
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { AddressGuard } from './address-guard.js';
-import type { SendTarget } from './send-targets.js';
+import { originOf, type SendTarget } from './send-targets.js';
 
 export interface PoolLimits {
   /** Sockets one origin may hold, busy and idle together (the per-host send cap is the natural value). */
@@ -284,7 +284,7 @@ export class ConnectionPool {
 
   /** The idle sockets kept for `url`'s origin (for tests and metrics). */
   idleSockets(url: URL): readonly Socket[] {
-    return this.origins.get(`${url.protocol}//${url.host.toLowerCase()}`)?.idleList.map((c) => c.socket) ?? [];
+    return this.origins.get(originOf(url))?.idleList.map((c) => c.socket) ?? [];
   }
 
   /** Closes every socket, busy or idle, and fails the sends waiting: sends after this use a connection of their own. */

@@ -1,3 +1,5 @@
+import { setBounded } from '../shared/bounded-map.js';
+
 /** A due delivery as a claim first sees it: enough to decide whether it fits. */
 export interface DueDelivery {
   id: number;
@@ -34,8 +36,7 @@ export function destinationOf(uri: string): string {
       destination = uri;
     }
     // A handful of URIs are sent to over and over: each is parsed once while it is among the latest.
-    if (destinations.size >= DESTINATIONS_KEPT) destinations.delete(destinations.keys().next().value!);
-    destinations.set(uri, destination);
+    setBounded(destinations, uri, destination, DESTINATIONS_KEPT);
   }
   return destination;
 }

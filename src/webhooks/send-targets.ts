@@ -1,19 +1,25 @@
 import { isIP } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { AddressGuard } from './address-guard.js';
+import { setBounded } from '../shared/bounded-map.js';
 
 /** Where one delivery URI sends to, worked out once: what node's request needs, and its origin. */
 export interface SendTarget {
   https: boolean;
-  /** Scheme, host and port (lower case), as the connection pool keys its agents. */
+  /** Scheme, host and port (lower case, originOf): the connection pool keeps sockets per origin. */
   origin: string;
-  /** node's own reading of the URL (urlToHttpOptions): host, port, path; copied into each request's options. */
+  /** node's own reading of the URL (urlToHttpOptions): each send's host, port, path and credentials. */
   request: Readonly<ReturnType<typeof urlToHttpOptions>>;
 }
 
 /** Why nothing is sent to a URI at all: a malformed one, another scheme, or a literal address the guard refuses. */
 export interface RefusedTarget {
   refused: string;
+}
+
+/** A URL's origin as the connection pool keys its sockets: scheme, and host and port in lower case. */
+export function originOf(url: URL): string {
+  return `${url.protocol}//${url.host.toLowerCase()}`;
 }
 
 /**
@@ -35,7 +41,7 @@ export function readTarget(uri: string, guard: AddressGuard): SendTarget | Refus
     const problem = guard.problem(host);
     if (problem) return { refused: `refused: ${problem}` };
   }
-  return { https: url.protocol === 'https:', origin: `${url.protocol}//${url.host.toLowerCase()}`, request: Object.freeze(urlToHttpOptions(url)) };
+  return { https: url.protocol === 'https:', origin: originOf(url), request: Object.freeze(urlToHttpOptions(url)) };
 }
 
 /**
@@ -65,8 +71,7 @@ export class SendTargets {
       return known;
     }
     const target = readTarget(uri, this.guard);
-    if (this.known.size >= this.capacity) this.known.delete(this.known.keys().next().value!);
-    this.known.set(uri, target);
+    setBounded(this.known, uri, target, this.capacity);
     return target;
   }
 }

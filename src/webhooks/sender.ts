@@ -1,9 +1,7 @@
 import type { AddressGuard } from './address-guard.js';
 import { Connection, type ConnectionPool, type ConnectionUser } from './connection-pool.js';
-import { DONE, LIMIT, MORE, requestBytes, ResponseReader } from './http-exchange.js';
+import { DONE, LIMIT, MORE, requestBytes, ResponseReader, type RequestParts } from './http-exchange.js';
 import { readTarget, type SendTarget, type SendTargets } from './send-targets.js';
-
-export { READ_LIMIT_BYTES } from './http-exchange.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -58,7 +56,7 @@ export function postWebhook(
 }
 
 /** What the request line and headers say of the target (the URL parser's spelling of each). */
-function requestParts(target: SendTarget, close: boolean) {
+function requestParts(target: SendTarget, close: boolean): RequestParts {
   return {
     path: target.request.path ?? '/',
     host: target.origin.slice(target.https ? 'https://'.length : 'http://'.length),

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { setBounded } from '../shared/bounded-map.js';
 
 // Standard Webhooks (https://www.standardwebhooks.com): secrets are "whsec_" + base64 of the
 // key bytes (generated and checked in src/webhooks/signing-secret.ts), and the signed content is "<webhook-id>.<webhook-timestamp>.<body>".
@@ -13,8 +14,7 @@ function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (key === undefined) {
     key = createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
-    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
-    keys.set(secret, key);
+    setBounded(keys, secret, key, KEYS_KEPT);
   }
   return key;
 }

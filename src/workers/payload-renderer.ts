@@ -12,6 +12,7 @@ import { storePayloadOnce, storePayloadsOnce, type UnrenderedEvent } from '../re
 import type { Db } from '../shared/db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
 import type { Execute } from '../graphql/execute.js';
+import { setBounded } from '../shared/bounded-map.js';
 
 
 function field(selection: SelectionSetNode | undefined, name: string): FieldNode {
@@ -158,8 +159,7 @@ export class PayloadRenderer {
 
   /** A stored body never changes, so keeping the last few is the same as reading them again. */
   private remember(eventId: number, body: string): void {
-    this.recent.set(eventId, body);
-    if (this.recent.size > RECENT_BODIES) this.recent.delete(this.recent.keys().next().value!);
+    setBounded(this.recent, eventId, body, RECENT_BODIES);
   }
 
   private async record(event: UnrenderedEvent): Promise<unknown> {

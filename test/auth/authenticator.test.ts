@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/repositories/api-keys.js';
-import { startTestApp, SUB_KEY, type TestApp } from '../support/test-app.js';
+import { appPerTest, SUB_KEY } from '../support/test-app.js';
 
 const START = Date.parse('2026-02-10T12:00:00.000Z');
 
@@ -10,15 +10,11 @@ const START = Date.parse('2026-02-10T12:00:00.000Z');
  * refusal is the same either way.
  */
 describe('authenticating remembered credentials', () => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
+  const startApp = appPerTest();
 
   it('answers at once for a remembered token and key, through a promise otherwise', async () => {
     let clock = START;
-    t = await startTestApp({ now: () => clock });
+    const t = await startApp({ now: () => clock });
     const { id } = await t.key({ type: 'developer', companyId: 1 });
     // Issued by the app's own issuer: a token the authenticator has never verified.
     const issued = await t.app.tokens.issue(id);
@@ -47,7 +43,7 @@ describe('authenticating remembered credentials', () => {
   });
 
   it('refuses bad credentials at once, before anything is read', async () => {
-    t = await startTestApp({ now: () => START });
+    const t = await startApp({ now: () => START });
     const { authenticator } = t.app;
     const refusals: [Record<string, string>, RegExp][] = [
       [{ authorization: 'Bearer x.y.z' }, /external-gh-apim-sub-key/],

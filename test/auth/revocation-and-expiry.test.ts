@@ -1,16 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/repositories/api-keys.js';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
-import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
+import { appPerTest, startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.js';
 
 const START = Date.parse('2026-02-10T12:00:00.000Z');
 const LICENSES = '/api/external/staffs/1001/licenses?pageSize=1';
 
-/** A test app whose clock only moves when the test says so. */
+const startApp = appPerTest();
+
+/** A test app whose clock only moves when the test says so; closed after its test. */
 async function appWithClock(env: Record<string, string> = {}) {
   let clock = START;
   const options: TestAppOptions = { now: () => clock, env };
-  const t = await startTestApp(options);
+  const t = await startApp(options);
   return {
     t,
     advance(seconds: number) {
@@ -20,11 +22,6 @@ async function appWithClock(env: Record<string, string> = {}) {
 }
 
 describe('token expiry and key revocation', () => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
 
   async function developerToken(app: TestApp) {
     const { id, apiKey } = await app.key({ type: 'developer', companyId: 1 });
@@ -35,7 +32,7 @@ describe('token expiry and key revocation', () => {
 
   it('accepts a token until it expires and refuses it afterwards', async () => {
     const clocked = await appWithClock();
-    t = clocked.t;
+    const { t } = clocked;
     const { token, expiresIn } = await developerToken(t);
     expect(expiresIn).toBe(3600);
     clocked.advance(3599);
@@ -46,7 +43,7 @@ describe('token expiry and key revocation', () => {
 
   it('with the default 30 s key cache, a revoked key works inside the window and stops after it', async () => {
     const clocked = await appWithClock();
-    t = clocked.t;
+    const { t } = clocked;
     const { keyId, apiKey, token } = await developerToken(t);
     expectEnvelope(await t.request('GET', LICENSES, { token }), 200);
     expect(await revokeApiKey(t.app.db, keyId)).toBe(true);
@@ -64,7 +61,7 @@ describe('token expiry and key revocation', () => {
 
   it('honours API_KEY_CACHE_SECONDS', async () => {
     const clocked = await appWithClock({ API_KEY_CACHE_SECONDS: '5' });
-    t = clocked.t;
+    const { t } = clocked;
     const { keyId, token } = await developerToken(t);
     expect(await revokeApiKey(t.app.db, keyId)).toBe(true);
     clocked.advance(4);
@@ -75,7 +72,7 @@ describe('token expiry and key revocation', () => {
 
   it('with API_KEY_CACHE_SECONDS=0 a revoked key’s token fails at once', async () => {
     const clocked = await appWithClock({ API_KEY_CACHE_SECONDS: '0' });
-    t = clocked.t;
+    const { t } = clocked;
     const { keyId, token } = await developerToken(t);
     expectEnvelope(await t.request('GET', LICENSES, { token }), 200);
     expect(await revokeApiKey(t.app.db, keyId)).toBe(true);
@@ -92,7 +89,7 @@ describe('token expiry and key revocation', () => {
 
   it('revoking one key leaves the other keys’ tokens working', async () => {
     const clocked = await appWithClock({ API_KEY_CACHE_SECONDS: '0' });
-    t = clocked.t;
+    const { t } = clocked;
     const revoked = await developerToken(t);
     const kept = await developerToken(t);
     await revokeApiKey(t.app.db, revoked.keyId);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { printedOpenApi } from '../../src/rest/openapi/printed.js';
 import { expectFailure } from '../support/envelope.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { appPerTest, type TestApp } from '../support/test-app.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const COMMITTED = readFileSync(join(ROOT, 'schema/openapi.json'), 'utf8');
@@ -17,14 +17,10 @@ async function seen(res: Response): Promise<{ status: number; headers: [string, 
 }
 
 describe('/openapi.json, generated on its first request', () => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
+  const startApp = appPerTest();
 
   it('answers the first request and every later one alike, with the committed document', async () => {
-    t = await startTestApp();
+    const t = await startApp();
     // HEAD first: the first request to arrive may be any method the route takes.
     const head = await get(t, { method: 'HEAD' });
     const first = await seen(await get(t));
@@ -39,15 +35,14 @@ describe('/openapi.json, generated on its first request', () => {
 
   it('prints the document once, however many requests wait for it', async () => {
     let prints = 0;
-    t = await startTestApp({
+    const t = await startApp({
       printOpenApi: async () => {
         prints++;
         return printedOpenApi();
       },
     });
-    const app = t;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => get(app).then(seen)));
-    await get(app);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => get(t).then(seen)));
+    await get(t);
     expect(prints).toBe(1);
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     expect(answers[0]!.body).toBe(COMMITTED);
@@ -55,7 +50,7 @@ describe('/openapi.json, generated on its first request', () => {
 
   it('answers a failed generation with the internal-error envelope, and generates again on the next request', async () => {
     let prints = 0;
-    t = await startTestApp({
+    const t = await startApp({
       printOpenApi: async () => {
         prints++;
         if (prints === 1) throw new Error('generator module missing');
@@ -75,7 +70,7 @@ describe('/openapi.json, generated on its first request', () => {
 
   it('refuses another method before generating anything', async () => {
     let prints = 0;
-    t = await startTestApp({
+    const t = await startApp({
       printOpenApi: async () => {
         prints++;
         return printedOpenApi();

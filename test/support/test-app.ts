@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App } from '../../src/server/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -189,5 +190,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (ownsDatabase) await database.close();
       assertResponsesDocumented({ openApiProblems });
     },
+  };
+}
+
+/**
+ * For a file (or a describe block) whose tests each start their own app: the function that
+ * starts one, and an afterEach that closes every app the finished test started.
+ */
+export function appPerTest(): (options?: TestAppOptions) => Promise<TestApp> {
+  const open: TestApp[] = [];
+  afterEach(async () => {
+    for (const t of open.splice(0)) await t.close();
+  });
+  return async (options) => {
+    const t = await startTestApp(options);
+    open.push(t);
+    return t;
   };
 }

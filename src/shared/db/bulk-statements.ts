@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Queryable, type Tx } from './knex.js';
 import { sqliteBinding } from './select-rows.js';
+import { setBounded } from '../bounded-map.js';
 
 export type Row = Record<string, unknown>;
 
@@ -43,12 +44,8 @@ export class SqliteBulk {
     }
     let statement = cache.get(sql);
     if (!statement) {
-      if (cache.size >= STATEMENTS_PER_CONNECTION) {
-        const oldest = cache.keys().next();
-        if (!oldest.done) cache.delete(oldest.value);
-      }
       statement = this.connection.prepare(sql);
-      cache.set(sql, statement);
+      setBounded(cache, sql, statement, STATEMENTS_PER_CONNECTION);
     }
     return statement;
   }

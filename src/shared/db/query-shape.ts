@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isPostgres, type Queryable } from './knex.js';
 import { cachedStatement, sqliteBinding, type Row, type SqliteConnection } from './select-rows.js';
+import { setBounded } from '../bounded-map.js';
 
 /** A value a shaped query binds: one scalar, or a list bound element by element (`IN (…)`). */
 export type BoundValue = string | number | null | readonly (string | number)[];
@@ -66,11 +67,7 @@ export class QueryShape<V extends Record<string, BoundValue>> {
     let shape = this.shapes.get(key);
     if (!shape) {
       shape = this.compile(db, input.values, structure);
-      if (this.shapes.size >= SHAPES_PER_QUERY) {
-        const oldest = this.shapes.keys().next();
-        if (!oldest.done) this.shapes.delete(oldest.value);
-      }
-      this.shapes.set(key, shape);
+      setBounded(this.shapes, key, shape, SHAPES_PER_QUERY);
     }
     const bindings = shape.slots.map((slot) => valueOf(slot, input.values));
     if ((db as Knex.Transaction).isTransaction) {

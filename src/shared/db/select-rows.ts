@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from './knex.js';
+import { setBounded } from '../bounded-map.js';
 
 export type Row = Record<string, unknown>;
 
@@ -21,12 +22,8 @@ export function cachedStatement(connection: SqliteConnection, sql: string): Sqli
   }
   let statement = statements.get(sql);
   if (!statement) {
-    if (statements.size >= STATEMENTS_PER_CONNECTION) {
-      const oldest = statements.keys().next();
-      if (!oldest.done) statements.delete(oldest.value);
-    }
     statement = connection.prepare(sql);
-    statements.set(sql, statement);
+    setBounded(statements, sql, statement, STATEMENTS_PER_CONNECTION);
   }
   return statement;
 }

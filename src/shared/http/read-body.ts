@@ -36,8 +36,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.resume();
     return Promise.reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
   }
-  if (req.readableEnded) return Promise.resolve(NO_BODY);
-  if (req.destroyed) return Promise.reject(prematureClose());
   // A small body nearly always comes in the packet that carried the headers, and node's parser
   // hands it to the stream right after this request's handler returns. Looked at once that is done
   // (a microtask later), a body that has wholly arrived is taken as it is, without listeners.
@@ -61,7 +59,7 @@ function takeArrived(req: IncomingMessage): Buffer {
   return body;
 }
 
-/** The body of a request whose body is still arriving, from the stream's events. */
+/** The body of a request whose body is still arriving (or that ended or closed already), from the stream's events. */
 function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(NO_BODY);
   if (req.destroyed) return Promise.reject(prematureClose());

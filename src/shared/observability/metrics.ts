@@ -90,6 +90,7 @@ function bucketOf(seconds: number): number {
 
 // Attempts are counted in plain numbers and handed to prom-client when it is read, as requests are.
 const attemptsPending = { delivered: 0, failed: 0 };
+let failuresPending = 0;
 
 new Counter({
   name: 'shiftgate_webhook_delivery_attempts_total',
@@ -115,7 +116,6 @@ new Counter({
     failuresPending = 0;
   },
 });
-let failuresPending = 0;
 
 const dispatcherLag = new Gauge({
   name: 'shiftgate_webhook_dispatcher_lag_seconds',
