@@ -57,7 +57,9 @@ let stdoutLines: LineBatch | undefined;
 /**
  * The process's one stdout writer: lines batched (line-batch.ts) in front of sonic-boom writing
  * fd 1 asynchronously. Whatever waits when the process exits (a shutdown, a crash, process.exit)
- * is written synchronously by the exit hook; only a SIGKILL can lose lines. A stdout that fails
+ * is written synchronously by the exit hook; only a SIGKILL can lose lines. The batch whose write
+ * node's thread pool has not finished by then is finished as the process ends, after the hook's
+ * writes: that one batch can come out of order, never twice or not at all. A stdout that fails
  * (its reader gone) stops being written: logging never takes the API down.
  */
 function stdoutDestination(): LineBatch {
