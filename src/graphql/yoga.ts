@@ -9,6 +9,7 @@ import { releaseRequestCachesPlugin, requestCacheKey } from './request-caches.js
 import type { CompiledDocuments } from './compiled-documents.js';
 import type { KnownQueries } from './known-queries.js';
 import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
+import { graphqlJsEngine } from './execution-engine.js';
 
 /** What the HTTP layer hands to yoga: the caller, already authenticated. */
 export interface ServerContext {
@@ -47,7 +48,7 @@ export function graphqlContextOf(services: Services): (serverContext: ServerCont
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    plugins: [...armorPlugins(options.limits), requestIdPlugin(), releaseRequestCachesPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments, options.knownQueries)] : [])],
+    plugins: [graphqlJsEngine(), ...armorPlugins(options.limits), requestIdPlugin(), releaseRequestCachesPlugin(), ...(options.compiledDocuments ? [compiledCallerQueries(schema, options.compiledDocuments, options.knownQueries)] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
