@@ -32,7 +32,10 @@ async function runGroup(name: string, scenarios: Scenario[], rounds: Rounds): Pr
   // Warm-up: every scenario once (JIT, caches, page cache), not recorded.
   for (const scenario of scenarios) await measure(scenario, { ...load, seconds: options.warmupSeconds });
   for (let r = 0; r < options.rounds; r++) {
-    for (const scenario of scenarios) {
+    // Every other round runs the group backwards (A B C, C B A, …): a machine that drifts
+    // faster or slower over a round then favours each side of a pair equally often.
+    const order = r % 2 === 0 ? scenarios : [...scenarios].reverse();
+    for (const scenario of order) {
       const m = await measure(scenario, { ...load, seconds: options.seconds });
       const entry = rounds.get(scenario.id) ?? { label: scenario.label, rounds: [] };
       entry.rounds.push(m);
@@ -119,6 +122,7 @@ async function main(): Promise<number> {
       licenseGraphqlVsYoga: pairedRatio(rounds, 'licensePage.graphql', 'licensePage.peer', 'requestsPerSecond'),
       restCpuVsRawCpu: pairedRatio(rounds, 'timesheet.rest', 'timesheet.raw', 'cpuMicrosPerRequest'),
       graphqlCpuVsRawCpu: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.raw', 'cpuMicrosPerRequest'),
+      graphqlCpuVsMercuriusCpu: pairedRatio(rounds, 'timesheet.graphql', 'timesheet.mercurius', 'cpuMicrosPerRequest'),
     };
     const sqlPerLicensePage = {
       rest: medianOf(summaries, 'licensePage.rest', 'sqlPerRequest'),
@@ -175,7 +179,7 @@ async function main(): Promise<number> {
         timesheetPageSize: TIMESHEET_PAGE_SIZE,
         dataset: { ...dataset, timesheetIdsInScope },
         notes: [
-          'Ratios are medians of per-round ratios (rounds alternate A B C D …).',
+          'Ratios are medians of per-round ratios (rounds alternate A B C D …, every other round backwards).',
           'SQL per request includes the Authenticator re-reading the API key when its 30 s cache lapses (one read per in-flight request).',
           'rssMB is the largest RSS seen of a gateway process (10k and 1M license files, 1M timesheet file), each running the compiled dist/ under plain node; the peers and baselines run through tsx.',
           'The timesheet-list ratios compare the 12,000-timesheet file with the 1,000,000-timesheet file (keys say 10k as the targets do).',

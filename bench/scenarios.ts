@@ -194,14 +194,15 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
   return {
     timesheetIdsInScope: inScope.length,
     licensePageExpected: { path: pagePath, text: pageRaw.text },
+    // Each pair a target compares runs back to back: REST beside raw, GraphQL beside raw and mercurius.
     timesheet: [
       { id: 'timesheet.rest', label: 'timesheet  REST gateway', server: gateway, target: restTarget(gateway, timesheetToken) },
-      { id: 'timesheet.graphql', label: 'timesheet  GraphQL gateway', server: gateway, target: graphqlTarget(gateway, timesheetToken, () => graphqlPlans.get(pick())!) },
       { id: 'timesheet.raw', label: 'timesheet  raw node:http', server: raw, target: restTarget(raw, timesheetToken) },
-      { id: 'timesheet.peer', label: 'timesheet  GraphQL vanilla yoga', server: peer, target: graphqlTarget(peer, timesheetToken, () => graphqlPlans.get(pick())!) },
+      { id: 'timesheet.graphql', label: 'timesheet  GraphQL gateway', server: gateway, target: graphqlTarget(gateway, timesheetToken, () => graphqlPlans.get(pick())!) },
       ...(mercurius
         ? [{ id: 'timesheet.mercurius', label: 'timesheet  GraphQL mercurius+jit', server: mercurius, target: graphqlTarget(mercurius, timesheetToken, () => graphqlPlans.get(pick())!) }]
         : []),
+      { id: 'timesheet.peer', label: 'timesheet  GraphQL vanilla yoga', server: peer, target: graphqlTarget(peer, timesheetToken, () => graphqlPlans.get(pick())!) },
     ],
     licensePage: [
       { id: 'licensePage.rest', label: 'licenses/50 REST gateway', server: gateway, target: restPageTarget(gateway) },
