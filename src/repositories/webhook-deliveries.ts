@@ -1,3 +1,4 @@
+import { chunk, ROWS_PER_INSERT } from '../shared/chunk.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { withStatements, type Statements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
@@ -99,7 +100,10 @@ export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Pr
   });
 }
 
-/** One pending delivery per subscription an event reaches, due at once, in the event's transaction. */
+/**
+ * One pending delivery per subscription an event reaches, due at once, in the event's transaction;
+ * a pair with any number of subscriptions is written a bounded statement at a time.
+ */
 export async function insertPendingDeliveries(
   trx: Queryable,
   eventId: number,
@@ -107,18 +111,19 @@ export async function insertPendingDeliveries(
   dueAt: string,
   webhookId: () => string,
 ): Promise<void> {
-  if (subscriptionIds.length === 0) return;
-  await trx('webhook_deliveries').insert(
-    subscriptionIds.map((subscriptionId) => ({
-      event_id: eventId,
-      subscription_id: subscriptionId,
-      webhook_id: webhookId(),
-      state: 'pending',
-      attempt_count: 0,
-      next_attempt_at: dueAt,
-      created_at: dueAt,
-    })),
-  );
+  for (const ids of chunk(subscriptionIds, ROWS_PER_INSERT)) {
+    await trx('webhook_deliveries').insert(
+      ids.map((subscriptionId) => ({
+        event_id: eventId,
+        subscription_id: subscriptionId,
+        webhook_id: webhookId(),
+        state: 'pending',
+        attempt_count: 0,
+        next_attempt_at: dueAt,
+        created_at: dueAt,
+      })),
+    );
+  }
 }
 
 /** A leased delivery with everything its send needs: the event, the subscription and its signing secrets. */
