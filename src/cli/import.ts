@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
+import { firstLineOf } from '../shared/startup-error.js';
 import { fileSource, importScanned, ImportValidationError, JsonSyntaxError, scanImport, type ScannedImport } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
@@ -10,10 +11,6 @@ export const IMPORT_USAGE = `Usage: shiftgate import FILE
 Loads a JSON data file (docs/import.md): upserts by id, all or nothing.
 Shows progress on stderr when it is a terminal; ends with a summary on stdout (records per
 kind inserted, updated and unchanged, and the seconds taken).`;
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
 
 /** `shiftgate import FILE`: 0 when imported, 1 when the file is unreadable or invalid (nothing written). */
 export async function importCommand(args: string[], config: Config): Promise<number> {
@@ -49,10 +46,10 @@ async function importFile(file: string, config: Config, started: number, progres
   } catch (error) {
     progress.end();
     if (error instanceof JsonSyntaxError) {
-      console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+      console.error(`shiftgate import: ${file} is not valid JSON: ${firstLineOf(error)}`);
     } else {
       const code = (error as NodeJS.ErrnoException).code;
-      console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);
+      console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${firstLineOf(error)}`}`);
     }
     return 1;
   }
@@ -69,7 +66,7 @@ async function importFile(file: string, config: Config, started: number, progres
       process.stderr.write(`${error.problems.join('\n')}\n`);
       return 1;
     }
-    console.error(`shiftgate import: failed, nothing was written: ${messageOf(error)}`);
+    console.error(`shiftgate import: failed, nothing was written: ${firstLineOf(error)}`);
     return 1;
   } finally {
     await db.destroy();

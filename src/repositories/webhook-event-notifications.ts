@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { pgDriver } from '../shared/db/pg-module.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 export const EVENTS_CHANNEL = 'shiftgate_events';
 
@@ -62,7 +63,7 @@ export class PgEventNotifications {
       // Anything committed while we were not listening is picked up now.
       this.onEvents();
     } catch (error) {
-      if (!this.stopped) console.error('event notifications:', error instanceof Error ? error.message : error);
+      if (!this.stopped) console.error('event notifications:', describeError(error));
       await client.end().catch(() => undefined);
       this.reconnect(client);
     } finally {

@@ -4,6 +4,7 @@ import type { LiveConfig } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { apiError, unauthenticated } from '../shared/errors.js';
 import { activeApiKeyIds } from '../repositories/api-keys.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 /** How often open streams are checked against their token's expiry (and, when due, their key). */
 const SWEEP_MS = 500;
@@ -147,7 +148,7 @@ export class LiveStreams {
     this.lastKeyCheck = now;
     this.checking = true;
     this.checkKeys()
-      .catch((error: unknown) => console.error('live streams:', error instanceof Error ? error.message : error))
+      .catch((error: unknown) => console.error('live streams:', describeError(error)))
       .finally(() => {
         this.checking = false;
       });

@@ -30,6 +30,7 @@ import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
 import { SettleQueue } from './settle-queue.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -237,7 +238,7 @@ export class Dispatcher {
     }
     this.filling = this.fillSlots()
       .catch((error: unknown) => {
-        if (!this.stopped) console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+        if (!this.stopped) console.error('webhook dispatcher:', describeError(error));
       })
       .finally(() => {
         this.filling = null;
@@ -393,7 +394,7 @@ export class Dispatcher {
       events = await unrenderedEvents(this.db, [...new Set(eventIds)]);
     } catch (error) {
       // Each send renders its own body, as without this.
-      console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+      console.error('webhook dispatcher:', describeError(error));
       return;
     }
     if (events.length === 0) return;
@@ -425,7 +426,7 @@ export class Dispatcher {
     for (const row of rows) byToken.set(row.token, [...(byToken.get(row.token) ?? []), row.id]);
     for (const [token, ids] of byToken) {
       await releaseLeases(this.db, ids, token).catch((error: unknown) =>
-        console.error('webhook dispatcher:', error instanceof Error ? error.message : error),
+        console.error('webhook dispatcher:', describeError(error)),
       );
     }
   }
@@ -478,7 +479,7 @@ export class Dispatcher {
     const send: Promise<void> = this.deliver(row, free, body)
       .catch((error: unknown) => {
         // Unrecorded: the lease expires and the delivery is sent again.
-        console.error('webhook dispatcher:', error instanceof Error ? error.message : error);
+        console.error('webhook dispatcher:', describeError(error));
       })
       .finally(() => {
         this.sending.delete(send);
@@ -514,7 +515,7 @@ export class Dispatcher {
     if (extra.length > 0) {
       // The kept rows are ours whatever happens here; if this fails, the others' leases just expire.
       await releaseLeases(this.db, extra, token).catch((error: unknown) =>
-        console.error('webhook dispatcher:', error instanceof Error ? error.message : error),
+        console.error('webhook dispatcher:', describeError(error)),
       );
     }
     return leased.filter((row) => kept.has(Number(row.id)));

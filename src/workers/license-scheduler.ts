@@ -1,5 +1,6 @@
 import type { Db } from '../shared/db/knex.js';
 import { scanLicensesOnce } from '../webhooks/license-events.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 /** Runs the scan at start-up and then every interval; a failed scan is logged and retried next time. */
 export class LicenseScheduler {
@@ -17,7 +18,7 @@ export class LicenseScheduler {
     const tick = () => {
       if (this.running) return;
       this.running = scanLicensesOnce(this.db, new Date(this.now()))
-        .catch((error: unknown) => console.error('license scheduler:', error instanceof Error ? error.message : error))
+        .catch((error: unknown) => console.error('license scheduler:', describeError(error)))
         .finally(() => {
           this.running = null;
         });

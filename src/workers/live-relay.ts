@@ -2,6 +2,7 @@ import type { Db } from '../shared/db/knex.js';
 import { eventTailFor, type EventTail } from '../repositories/webhook-event-tail.js';
 import type { LiveEventBus } from '../webhooks/live-bus.js';
 import type { PayloadRenderer } from './payload-renderer.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 /** Rows read per query; a full batch is followed at once by the next. */
 const BATCH = 200;
@@ -50,7 +51,7 @@ export class LiveRelay {
     if (this.running) return;
     this.again = false;
     this.running = this.tick()
-      .catch((error: unknown) => console.error('live events:', error instanceof Error ? error.message : error))
+      .catch((error: unknown) => console.error('live events:', describeError(error)))
       .finally(() => {
         this.running = null;
         if (this.again && this.timer) this.run();
@@ -84,7 +85,7 @@ export class LiveRelay {
         payload = await this.renderer.payloadOf(event, row.payload);
       } catch (error) {
         // One event that cannot be rendered must not hold back the ones behind it.
-        console.error('live events:', error instanceof Error ? error.message : error);
+        console.error('live events:', describeError(error));
         continue;
       }
       this.bus.publish({ companyId: event.companyId, event: event.event, eventType: event.eventType, payload });

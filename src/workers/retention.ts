@@ -1,5 +1,6 @@
 import { pruneWebhookHistory, type PruneResult } from '../repositories/webhook-history.js';
 import type { Db } from '../shared/db/knex.js';
+import { describeError } from '../shared/observability/error-description.js';
 
 const RUN_INTERVAL_MS = 3600 * 1000;
 
@@ -41,7 +42,7 @@ export class RetentionWorker {
     if (this.retentionDays === 0) return Promise.resolve({ deliveries: 0, attempts: 0, events: 0 });
     const run = pruneWebhookHistory(this.db, new Date(this.now()), this.retentionDays, { stopping: () => this.stopping })
       .catch((error: unknown) => {
-        console.error('webhook retention:', error instanceof Error ? error.message : error);
+        console.error('webhook retention:', describeError(error));
         return undefined;
       })
       .finally(() => {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../../config.js';
+import { noteFailedStatements } from './failed-statements.js';
 import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
 import { migrationSource } from './migrations/index.js';
 import { pgDriver } from './pg-module.js';
@@ -23,8 +24,9 @@ export function openDatabase(
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
     const busyTimeoutMs = config.sqliteBusyTimeoutMs;
-    return knexFactory({
+    return watched(knexFactory({
       client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
+      compileSqlOnError: false,
       connection: { filename: database.filename },
       useNullAsDefault: true,
       pool: {
@@ -38,13 +40,20 @@ export function openDatabase(
           done(null, conn);
         },
       },
-    });
+    }));
   }
-  return knexFactory({
+  return watched(knexFactory({
     client: 'pg',
+    compileSqlOnError: false,
     connection: { connectionString: database.connectionString, types: pgTypes },
     pool: { min: config.poolMin, max: config.poolMax },
-  });
+  }));
+}
+
+/** A failed statement is logged by its name, never its text (src/shared/db/failed-statements.ts). */
+function watched(db: Db): Db {
+  noteFailedStatements(db);
+  return db;
 }
 
 const INT8_OID = 20;
