@@ -29,7 +29,7 @@ export async function setUpPeer(): Promise<PeerSetup> {
   const secret = new TextEncoder().encode(JWT_SECRET);
   return {
     authenticator: new Authenticator(db, new TokenIssuer(secret, config.tokenTtlSeconds), config.subscriptionKeys, config.apiKeyCacheSeconds),
-    services: { db, cursors: new CursorCodec(secret), now: () => new Date(), webhooks: createWebhookServices(config.webhooks) },
+    services: { db, cursors: new CursorCodec(secret), now: () => new Date(), webhooks: createWebhookServices(config.webhooks, config.limits) },
     statements: () => statements,
     closeDatabase: () => db.destroy(),
   };

@@ -105,6 +105,8 @@ export interface LimitsConfig {
     /** Whether armor errors name the configured limit (never in production). */
     exposeLimits: boolean;
   };
+  /** Subscriptions one subscriber may have (deleted ones aside): bounds one event's fan-out. */
+  maxSubscriptionsPerSubscriber: number;
   shutdownTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -389,6 +391,7 @@ export const CONFIG_VARIABLES = {
   GRAPHQL_MAX_COST: int(100_000, 1, 10_000_000),
   GRAPHQL_BATCH_LIMIT: int(10, 1, 1000),
   GRAPHQL_INTROSPECTION: bool(),
+  MAX_SUBSCRIPTIONS_PER_SUBSCRIBER: int(1000, 1, 1_000_000),
   // docs/operations.md
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
@@ -487,6 +490,7 @@ export function loadConfig(env: Env = process.env): Config {
         fieldSuggestions: v.NODE_ENV === 'development',
         exposeLimits: !production,
       },
+      maxSubscriptionsPerSubscriber: v.MAX_SUBSCRIPTIONS_PER_SUBSCRIBER,
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       logLevel: v.LOG_LEVEL,
     },

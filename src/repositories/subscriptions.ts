@@ -1,4 +1,5 @@
-import type { Db, Queryable, Tx } from '../shared/db/knex.js';
+import { isPostgres, type Db, type Queryable, type Tx } from '../shared/db/knex.js';
+import { conflict } from '../shared/errors.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
@@ -80,10 +81,20 @@ export async function subscriptionsOf(
   return (await selectRows(db, query)).map(toSubscription);
 }
 
+/**
+ * Adds a subscription, unless its subscriber already has `maxPerSubscriber` (deleted ones aside):
+ * then CONFLICT, with nothing written. The count and the insert share the transaction, and on
+ * PostgreSQL the subscriber's row is locked first, so concurrent creates for one subscriber take
+ * turns (SQLite's write transactions already do) and cannot pass the cap together.
+ */
 export async function insertSubscription(
   trx: Tx,
   values: { subscriberId: number; eventFilterId: number; uri: string; now: string },
+  maxPerSubscriber: number,
 ): Promise<number> {
+  if (isPostgres(trx)) await trx('subscribers').where({ id: values.subscriberId }).forUpdate().select('id');
+  const [counted] = await trx('subscriptions').where({ subscriber_id: values.subscriberId }).whereNull('deleted_at').count({ n: '*' });
+  if (Number(counted?.n) >= maxPerSubscriber) throw conflict(`a subscriber may have at most ${maxPerSubscriber} subscriptions`);
   const [inserted] = await trx('subscriptions')
     .insert({
       subscriber_id: values.subscriberId,

@@ -133,7 +133,8 @@ export const routes: RestRoute[] = [
         pattern: IDEMPOTENCY_KEY_FORMAT,
       },
     ],
-    conflict: 'The Idempotency-Key was used with a different body in the last 24 hours.',
+    conflict:
+      'The subscriber already has MAX_SUBSCRIPTIONS_PER_SUBSCRIBER subscriptions, or the Idempotency-Key was used with a different body in the last 24 hours.',
     // Passed as sent (an empty header too): the resolver checks the key.
     variables: ({ header }) => ({ idempotencyKey: header('idempotency-key') }),
     data: { at: ['createEventSubscription', 'eventSubscription'], shape: 'record' },

@@ -98,7 +98,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const now = options.now ?? Date.now;
   const tokens = new TokenIssuer(secret, config.tokenTtlSeconds, now);
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
-  const webhookServices = createWebhookServices(config.webhooks);
+  const webhookServices = createWebhookServices(config.webhooks, config.limits);
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
   const compiled = config.graphqlExecutor === 'compiled';
   const yogaOptions = {

@@ -85,12 +85,11 @@ builder.mutationField('createEventSubscription', (t) =>
       // The same URI may be subscribed more than once (each subscription is its own delivery
       // stream with its own log), as webhook senders generally allow.
       const subscription = await createOnce(db, once, async (trx) => {
-        const subscriptionId = await insertSubscription(trx, {
-          subscriberId: subscriber.subscriberId,
-          eventFilterId: filter.webhookSubscriberEventFilterId,
-          uri,
-          now: at.toISOString(),
-        });
+        const subscriptionId = await insertSubscription(
+          trx,
+          { subscriberId: subscriber.subscriberId, eventFilterId: filter.webhookSubscriberEventFilterId, uri, now: at.toISOString() },
+          context.services.webhooks.maxSubscriptionsPerSubscriber,
+        );
         const [created] = await loadSubscriptions(trx, context.principal, [subscriptionId]);
         if (!created) throw new Error(`subscription ${subscriptionId} not readable after its insert`);
         return created;
