@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { answeredCheck, clientServerErrors, GROWTH_TOLERANCE, importCheck, liveCheck, lostEvents, lostEventsCheck, requestTotal, resourceChecks, serverErrorCheck, signatureCheck, type Check } from './soak/checks.js';
 import { Credentials } from './soak/credentials.js';
 import { createSoakDatabase, type SoakDatabase } from './soak/database.js';
+import { FAN_OUT_SUBSCRIPTIONS, FanOutTenant } from './soak/fan-out.js';
 import { DataChanger, SOAK_PAIRS, soakSubscribers, subscribersFile, type SoakPair } from './soak/data.js';
 import { ApiClient, RouteTally } from './soak/http-client.js';
 import { ImportLanes } from './soak/imports.js';
@@ -115,8 +116,10 @@ async function main(): Promise<number> {
 
   let server: ServerProcess | null = null;
   let reader: OutboxReader | null = null;
+  let fanOut: FanOutTenant | null = null;
   const cleanup = async () => {
     await server?.stop().catch(() => undefined);
+    await fanOut?.close().catch(() => undefined);
     await reader?.close().catch(() => undefined);
     for (const receiver of Object.values(receivers)) await receiver.close().catch(() => undefined);
     await database.close().catch((error: unknown) => log(`could not remove the run's database: ${String(error)}`));
@@ -161,6 +164,9 @@ async function main(): Promise<number> {
       }
     }
     log(`set-up: ${book.all.length} subscriptions for ${subscribers.length} subscribers, 4 API keys, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    fanOut = await FanOutTenant.setUp(env, database.dir);
+    const fanOutTenant = fanOut;
+    log(`set-up: company 3 with ${FAN_OUT_SUBSCRIPTIONS} subscriptions to license.created, for the fan-out check`);
 
     reader = new OutboxReader(database.url);
     const outbox = reader;
@@ -225,7 +231,9 @@ async function main(): Promise<number> {
     const createEvery = Math.max(1, Math.floor(soakMs / 1000 / (MAX_RUN_CREATES + 1)));
     let creates = 0;
     const kinds: ReceiverKind[] = ['healthy', 'flaky', 'healthy', 'hanging'];
+    const fanOutTick = Math.max(1, Math.floor(soakMs / 1000 / 3));
     await load(soakMs, async (tick) => {
+      if (tick === fanOutTick) fanOutTenant.emit();
       if (tick > 0 && tick % createEvery === 0 && creates < MAX_RUN_CREATES) {
         const subscriber = subscribers[creates % subscribers.length];
         const pair = SOAK_PAIRS[creates % SOAK_PAIRS.length];
@@ -234,6 +242,7 @@ async function main(): Promise<number> {
         if (subscriber && pair) await book.create(subscriber, pair, kind);
       }
     });
+    await fanOutTenant.settled();
     const soakActualMs = Date.now() - soakStart;
 
     log('drain: every receiver answers 204 now');
@@ -256,6 +265,7 @@ async function main(): Promise<number> {
       signatureCheck(receiverStats),
       importCheck(imports.stats),
       liveCheck(streams.stats, imports.stats, snapshot.events),
+      fanOutTenant.check(snapshot, imports.stats),
       ...resourceChecks(baseline, end, receivers.hanging.stats.openResponses),
     ];
 
