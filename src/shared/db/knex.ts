@@ -17,14 +17,19 @@ export type Queryable = Db | Tx;
  * Opens the configured database. SQLite files get WAL, enforced foreign keys, a busy timeout
  * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
  */
-export function openDatabase(
-  config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>,
-): Db {
+export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
+  const db = connect(config);
+  // A failed statement is logged by its name, never its text (src/shared/db/failed-statements.ts).
+  noteFailedStatements(db);
+  return db;
+}
+
+function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
     const busyTimeoutMs = config.sqliteBusyTimeoutMs;
-    return watched(knexFactory({
+    return knexFactory({
       client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
       compileSqlOnError: false,
       connection: { filename: database.filename },
@@ -40,20 +45,14 @@ export function openDatabase(
           done(null, conn);
         },
       },
-    }));
+    });
   }
-  return watched(knexFactory({
+  return knexFactory({
     client: 'pg',
     compileSqlOnError: false,
     connection: { connectionString: database.connectionString, types: pgTypes },
     pool: { min: config.poolMin, max: config.poolMax },
-  }));
-}
-
-/** A failed statement is logged by its name, never its text (src/shared/db/failed-statements.ts). */
-function watched(db: Db): Db {
-  noteFailedStatements(db);
-  return db;
+  });
 }
 
 const INT8_OID = 20;
