@@ -194,7 +194,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private status: number | null = null;
   private retryAfter: string | undefined;
-  /** Content-Length of a non-2xx answer, when it gave one: its whole body is read for the excerpt, and no more. */
+  /** Content-Length of a non-2xx answer, when it gave one: its body is read for the excerpt, and not a byte beyond. */
   private expected: number | null = null;
   private readonly body: Buffer[] = [];
   private bodyBytes = 0;
@@ -218,9 +218,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.retryAfter = firstOf(headers['retry-after']);
     if (this.accepted) return;
-    const length = firstOf(headers['content-length']);
-    this.expected = length === undefined ? null : Number(length);
-    if (this.expected === 0 || statusCode === 304) this.drop(null);
+    const length = Number(firstOf(headers['content-length']) ?? NaN);
+    this.expected = Number.isSafeInteger(length) ? length : null;
+    // A chunked body may end without a byte of data reaching this handler: no excerpt, but no reuse either.
+    if (this.expected === 0 || statusCode === 304 || (this.expected === null && headers['transfer-encoding'] !== undefined)) this.drop(null);
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -228,8 +229,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (!this.accepted) this.body.push(chunk);
     // A 2xx is the receiver's acceptance even when its body is cut at the read limit.
     if (this.bodyBytes > READ_LIMIT_BYTES) return this.drop(null);
-    // Without a length (chunked), the first chunk is the excerpt: an answer that ends first would leave the connection to be reused.
-    if (!this.accepted && (this.expected === null || this.bodyBytes >= this.expected)) this.drop(null);
+    // The last byte of the length given, before undici sees the answer end and frees the connection.
+    if (!this.accepted && this.expected !== null && this.bodyBytes >= this.expected) this.drop(null);
   }
 
   onResponseEnd(): void {

@@ -110,6 +110,7 @@ describe('keep-alive connections for webhook sends (one undici pool per origin)'
     ['a 2xx cut off at the read limit', 200, 'x'.repeat(64 * 1024)],
     ['a 500 cut off at the read limit', 500, 'x'.repeat(64 * 1024)],
     ['a whole 500', 500, 'down'],
+    ['an empty 500', 500, ''],
   ])('does not reuse a connection after %s', async (_what, status, body) => {
     const r = await receiver((_req, res) => res.writeHead(status).end(body));
     const p = pool(loopback, { socketsPerOrigin: 1 });
