@@ -1,6 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { connect as netConnect, type LookupFunction } from 'node:net';
+import { buildConnector, Pool, type Dispatcher } from 'undici';
 import type { AddressGuard } from './address-guard.js';
-import { Connection, type ConnectionPool, type ConnectionUser } from './connection-pool.js';
-import { DONE, LIMIT, MORE, requestBytes, ResponseReader, type RequestParts } from './http-exchange.js';
 import { readTarget, type SendTarget, type SendTargets } from './send-targets.js';
 
 export interface SendOutcome {
@@ -12,7 +13,129 @@ export interface SendOutcome {
   retryAfter: string | undefined;
 }
 
+/** The most of any response body ever read; shiftgate needs only the status and a short excerpt. */
+export const READ_LIMIT_BYTES = 4096;
+/** The most an answer's header section may take. */
+const HEAD_LIMIT_BYTES = 16 * 1024;
+/**
+ * Sends that may wait for a connection to one origin; one more is refused at once. The dispatcher
+ * never has more sends in flight to one host than the origin has connections, so nothing waits in
+ * its use; the cap only bounds what another caller could pile up.
+ */
+export const MAX_WAITING_PER_ORIGIN = 1000;
+/** TCP keep-alive probes on an idle socket start after this long (node's agents use the same). */
+const TCP_KEEPALIVE_MS = 1000;
+/** A receiver's announced idle time-out is cut by this much, so the connection is closed here before the receiver closes it under a new request. */
+const IDLE_HINT_MARGIN_MS = 1000;
 const EXCERPT_CHARS = 200;
+
+export interface PoolLimits {
+  /** Connections one origin may hold, busy and idle together (the per-host send cap is the natural value). */
+  socketsPerOrigin: number;
+  /** An idle keep-alive connection is closed after this long. */
+  idleMs: number;
+  /** Origins with connections at once; the least recently used one is closed to make room. */
+  origins: number;
+  /** A connection not made (TLS handshake included) within this long fails. */
+  connectTimeoutMs: number;
+}
+
+/**
+ * Opens every webhook connection: the name resolves through the guard's `lookup`, and the address
+ * the socket actually reached is checked again before anything is written on it, so not even a TLS
+ * handshake goes to an address the guard refuses. TLS (SNI for names, certificate verification,
+ * session resumption) is undici's own connector, run over the checked socket.
+ */
+function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnector.connector {
+  const tls = buildConnector({ timeout: timeoutMs });
+  return (options, callback) => {
+    const https = options.protocol === 'https:';
+    const socket = netConnect({
+      host: options.hostname,
+      port: Number(options.port || (https ? 443 : 80)),
+      lookup: guard.lookup as unknown as LookupFunction,
+      noDelay: true,
+      keepAlive: true,
+      keepAliveInitialDelay: TCP_KEEPALIVE_MS,
+    });
+    let done = false;
+    const fail = (error: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      callback(error, null);
+    };
+    const timer = setTimeout(() => fail(new Error(`connect timed out after ${timeoutMs} ms`)), timeoutMs);
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      const problem = socket.remoteAddress ? guard.problem(socket.remoteAddress) : 'no remote address';
+      if (problem) return fail(new Error(`refused: ${problem}`));
+      done = true;
+      clearTimeout(timer);
+      socket.off('error', fail);
+      if (https) tls({ ...options, httpSocket: socket }, callback);
+      else callback(null, socket);
+    });
+  };
+}
+
+/**
+ * Keep-alive connections for webhook sends: one undici `Pool` per origin (scheme, host and port),
+ * so a connection is only ever reused for the origin it was opened to. Bounded four ways:
+ * connections per origin, an idle time-out per connection, the number of origins (the least
+ * recently used origin's pool finishes what it has under way, then closes), and the sends
+ * waiting per origin.
+ */
+export class SendPools {
+  private readonly pools = new Map<string, Pool>();
+  private readonly options: Pool.Options;
+
+  constructor(guard: AddressGuard, private readonly limits: PoolLimits) {
+    this.options = {
+      connections: limits.socketsPerOrigin,
+      keepAliveTimeout: limits.idleMs,
+      keepAliveMaxTimeout: limits.idleMs,
+      keepAliveTimeoutThreshold: IDLE_HINT_MARGIN_MS,
+      maxHeaderSize: HEAD_LIMIT_BYTES,
+      connect: guardedConnector(guard, limits.connectTimeoutMs),
+    };
+  }
+
+  /** Origins with a pool now (for tests and metrics). */
+  get size(): number {
+    return this.pools.size;
+  }
+
+  /** The pool of `target`'s origin, made now if it has none. */
+  poolOf(target: SendTarget): Pool {
+    let pool = this.pools.get(target.origin);
+    if (pool) {
+      // Most recently used last, so the first entry is the one to evict.
+      this.pools.delete(target.origin);
+    } else {
+      if (this.pools.size >= this.limits.origins) this.evictOldest();
+      pool = new Pool(target.origin, this.options);
+    }
+    this.pools.set(target.origin, pool);
+    return pool;
+  }
+
+  /** Closes every connection, busy or idle, failing the sends under way or waiting; later sends open new ones. */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.allSettled(pools.map((pool) => pool.destroy()));
+  }
+
+  private evictOldest(): void {
+    const oldest = this.pools.entries().next();
+    if (oldest.done) return;
+    this.pools.delete(oldest.value[0]);
+    // Sends under way on the evicted origin finish; its connections are not kept afterwards.
+    oldest.value[1].close().catch(() => undefined);
+  }
+}
 
 function excerpt(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
@@ -23,63 +146,61 @@ function outcome(started: number, status: number | null, error: string | null, r
   return { status, durationMs: Math.round(performance.now() - started), error, retryAfter };
 }
 
+function firstOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
- * POSTs one webhook. Redirects are not followed (a 3xx is a failed attempt), every address
- * is checked by the guard before the socket connects, the whole exchange is bounded by
- * `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are read before the socket is
- * destroyed. With a `pool`, a socket whose answer arrived whole (within the limits) goes back to
- * its origin's keep-alive pool; every other ending destroys it. Without one, each send has a
- * connection of its own.
+ * POSTs one webhook through its origin's pool. Redirects are not followed (a 3xx is a failed
+ * attempt), every connection is checked by the guard, the whole exchange (waiting for a
+ * connection included) is bounded by `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are
+ * read before the connection is dropped.
  */
 export function postWebhook(
   uri: string,
   headers: Record<string, string>,
   payload: string,
-  options: { timeoutMs: number; guard: AddressGuard; pool?: ConnectionPool; targets?: SendTargets },
+  options: { timeoutMs: number; guard: AddressGuard; pools: SendPools; targets?: SendTargets },
 ): Promise<SendOutcome> {
   const started = performance.now();
   // Read once per URI when the caller keeps the readings (the dispatcher), else here and now.
   const target = options.targets && options.targets.guard === options.guard ? options.targets.targetOf(uri) : readTarget(uri, options.guard);
   if ('refused' in target) return Promise.resolve(outcome(started, null, target.refused));
-  let request: Buffer;
-  try {
-    request = requestBytes(requestParts(target, !options.pool), headers, payload);
-  } catch (error) {
-    // A header that could split the request: nothing is sent.
-    return Promise.resolve(outcome(started, null, excerpt((error as Error).message)));
-  }
+  const pool = options.pools.poolOf(target);
+  if (pool.stats.queued >= MAX_WAITING_PER_ORIGIN) return Promise.resolve(outcome(started, null, `too many sends waiting for a connection to ${target.origin}`));
+  const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', 'user-agent': 'shiftgate-webhooks/1' };
+  const auth = target.request.auth;
+  if (auth && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) sent.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
   return new Promise((resolve) => {
-    const exchange = new Exchange(request, options.timeoutMs, started, resolve);
-    if (!options.pool) exchange.attach(new Connection(target, options.guard, null));
-    else if (!options.pool.acquire(target, exchange)) exchange.failed(`too many sends waiting for a connection to ${target.origin}`);
+    const exchange = new Exchange(options.timeoutMs, started, resolve);
+    pool.dispatch(
+      { path: target.request.path ?? '/', method: 'POST', headers: sent, body: payload, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
+      exchange,
+    );
   });
 }
 
-/** What the request line and headers say of the target (the URL parser's spelling of each). */
-function requestParts(target: SendTarget, close: boolean): RequestParts {
-  return {
-    path: target.request.path ?? '/',
-    host: target.origin.slice(target.https ? 'https://'.length : 'http://'.length),
-    auth: target.request.auth ?? undefined,
-    close,
-  };
-}
-
 /**
- * One request and its answer on one socket, from the moment it asks for a socket to the outcome.
- * One deadline covers it all: waiting for a socket, connecting, the request, the status line, the
- * body. It ends once, with what has arrived so far; unless the answer ended cleanly (and said
- * nothing against reuse), the socket is destroyed whatever state it is in, so nothing a receiver
- * does can keep it open.
+ * One send from the moment it is dispatched to its outcome, under one deadline. It ends once, with
+ * what has arrived so far; an answer not read whole ends its connection.
+ *
+ * A connection is kept for the next send only after a 2xx read whole. HTTP/1.1 cannot tell an
+ * answer from one the receiver sends unasked: a receiver that answers 500 and then, a moment later,
+ * 200 would otherwise have that 200 read as the answer to the next send on the connection. After
+ * any other answer the connection is dropped before its end is read, so undici never reuses it.
  */
-class Exchange implements ConnectionUser {
-  settled = false;
-  private connection: Connection | null = null;
-  private readonly reader = new ResponseReader();
+class Exchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private controller: Dispatcher.DispatchController | null = null;
+  private status: number | null = null;
+  private retryAfter: string | undefined;
+  /** Content-Length of a non-2xx answer, when it gave one: its body is read for the excerpt, and not a byte beyond. */
+  private expected: number | null = null;
+  private readonly body: Buffer[] = [];
+  private bodyBytes = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly request: Buffer,
     private readonly timeoutMs: number,
     private readonly started: number,
     private readonly resolve: (outcome: SendOutcome) => void,
@@ -87,52 +208,67 @@ class Exchange implements ConnectionUser {
     this.timer = setTimeout(() => this.timedOut(), timeoutMs);
   }
 
-  attach(connection: Connection): void {
-    this.connection = connection;
-    connection.user = this;
-    if (connection.ready) this.ready();
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // It gave up while waiting for a connection: nothing is written.
+    if (this.settled) controller.abort(new Error('gave up waiting for a connection'));
   }
 
-  ready(): void {
-    this.connection!.socket.write(this.request);
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode;
+    this.retryAfter = firstOf(headers['retry-after']);
+    if (this.accepted) return;
+    const length = Number(firstOf(headers['content-length']) ?? NaN);
+    this.expected = Number.isSafeInteger(length) ? length : null;
+    // A chunked body may end without a byte of data reaching this handler: no excerpt, but no reuse either.
+    if (this.expected === 0 || statusCode === 304 || (this.expected === null && headers['transfer-encoding'] !== undefined)) this.drop(null);
   }
 
-  data(chunk: Buffer): void {
-    const result = this.reader.read(chunk);
-    if (result === MORE) return;
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.bodyBytes += chunk.length;
+    if (!this.accepted) this.body.push(chunk);
     // A 2xx is the receiver's acceptance even when its body is cut at the read limit.
-    if (result === DONE || result === LIMIT) this.conclude(null, result === DONE && this.reader.keepAlive);
-    else this.conclude(`malformed response: ${this.reader.problem}`);
+    if (this.bodyBytes > READ_LIMIT_BYTES) return this.drop(null);
+    // The last byte of the length given, before undici sees the answer end and frees the connection.
+    if (!this.accepted && this.expected !== null && this.bodyBytes >= this.expected) this.drop(null);
   }
 
-  ended(): void {
-    this.conclude(this.reader.endedByClose() ? null : 'connection closed before the response ended');
+  onResponseEnd(): void {
+    this.conclude(null);
   }
 
-  failed(message: string): void {
-    this.conclude(message);
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.conclude(error.message);
+  }
+
+  private get accepted(): boolean {
+    return this.status !== null && this.status >= 200 && this.status < 300;
+  }
+
+  /** Ends the send with what it has, and its connection with it. */
+  private drop(problem: string | null): void {
+    this.conclude(problem);
+    this.controller?.abort(new Error(problem ?? 'answer read'));
   }
 
   private timedOut(): void {
-    this.conclude(this.reader.status === null ? `timed out after ${this.timeoutMs} ms` : `response body not finished within ${this.timeoutMs} ms`);
+    this.drop(this.status === null ? `timed out after ${this.timeoutMs} ms` : `response body not finished within ${this.timeoutMs} ms`);
   }
 
-  private conclude(problem: string | null, reusable = false): void {
+  private conclude(problem: string | null): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    // A request not yet wholly written when the answer ended (the receiver answered early) leaves the socket unusable.
-    this.connection?.release(reusable && this.connection.socket.writableLength === 0, this.reader.idleHintSeconds);
     this.resolve(this.outcomeOf(problem));
   }
 
   private outcomeOf(problem: string | null): SendOutcome {
-    const { status } = this.reader;
+    const { status } = this;
     if (status === null) return outcome(this.started, null, excerpt(problem ?? 'no response'));
     // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
-    if (status >= 200 && status < 300) return outcome(this.started, status, problem);
+    if (this.accepted) return outcome(this.started, status, problem);
     const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
-    const text = excerpt(Buffer.concat(this.reader.body).toString('utf8'));
-    return outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.reader.retryAfter);
+    const text = excerpt(Buffer.concat(this.body).subarray(0, READ_LIMIT_BYTES).toString('utf8'));
+    return outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.retryAfter);
   }
 }

@@ -21,12 +21,11 @@ import type { Db } from '../shared/db/knex.js';
 import type { Statements } from '../shared/db/statements.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
-import { ConnectionPool } from '../webhooks/connection-pool.js';
 import { DeliverySlots, destinationOf } from '../webhooks/delivery-slots.js';
 import { bufferLimitsFor, LeasedBuffer, type BufferedDelivery } from '../webhooks/leased-buffer.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
 import { SendTargets } from '../webhooks/send-targets.js';
-import { postWebhook, type SendOutcome } from '../webhooks/sender.js';
+import { postWebhook, SendPools, type SendOutcome } from '../webhooks/sender.js';
 import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
 import { SettleQueue } from './settle-queue.js';
@@ -105,7 +104,7 @@ export class Dispatcher {
   private readonly slots: DeliverySlots;
   /** Sends under way, and bodies being rendered ahead (renderAhead): stop() waits for both. */
   private readonly sending = new Set<Promise<void>>();
-  private pool: ConnectionPool;
+  private readonly pools: SendPools;
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
@@ -145,7 +144,12 @@ export class Dispatcher {
       perSubscription: this.config.concurrencyPerSubscription,
       perHost: this.config.concurrencyPerHost,
     });
-    this.pool = this.newPool();
+    this.pools = new SendPools(options.guard, {
+      socketsPerOrigin: this.config.concurrencyPerHost,
+      idleMs: IDLE_SOCKET_MS,
+      origins: POOLED_ORIGINS,
+      connectTimeoutMs: this.config.timeoutMs,
+    });
     this.settles = new SettleQueue<Settlement, Statements>((batch, riders) => settleDeliveries(this.db, batch, riders), {
       maxBatch: Math.max(this.config.concurrency, MAX_DEFERRED_SETTLES),
       // Well inside the lease, so a record written late never meets another dispatcher's lease.
@@ -187,18 +191,8 @@ export class Dispatcher {
     this.topUps.clear();
     this.drained.clear();
     await this.giveBack(this.buffer.takeAll());
-    // Idle sockets go now; an empty pool (it holds nothing until used) serves a later start().
-    this.pool.close();
-    this.pool = this.newPool();
-  }
-
-  /** Keep-alive sockets per origin, as many as the sends one host may have in flight. */
-  private newPool(): ConnectionPool {
-    return new ConnectionPool(this.options.guard, {
-      socketsPerOrigin: this.config.concurrencyPerHost,
-      idleMs: IDLE_SOCKET_MS,
-      origins: POOLED_ORIGINS,
-    });
+    // Idle connections go now; a later start() opens new ones.
+    await this.pools.close();
   }
 
   /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
@@ -543,7 +537,7 @@ export class Dispatcher {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(liveSigningSecrets(secretsOf(row), this.now()), row.webhook_id, timestamp, body),
       };
-      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pool: this.pool, targets: this.targets });
+      outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pools: this.pools, targets: this.targets });
     } catch (error) {
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }

@@ -2,8 +2,7 @@ import { createServer as createNetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
-import { ConnectionPool } from '../../src/webhooks/connection-pool.js';
-import { postWebhook } from '../../src/webhooks/sender.js';
+import { postWebhook, SendPools } from '../../src/webhooks/sender.js';
 import { checkingGuard, listenOnLoopback, waitFor } from './support.js';
 
 // A self-signed certificate for localhost and 127.0.0.1, valid until 2126: trusted by nothing,
@@ -26,7 +25,7 @@ wZDW8tF+wP82ZDVx3dhER2Bi/tyWE8izAOoCxdwml7E=
 -----END CERTIFICATE-----`;
 
 const loopback = new AddressGuard(['127.0.0.0/8']);
-const limits = { socketsPerOrigin: 2, idleMs: 60_000, origins: 8 };
+const limits = { socketsPerOrigin: 1, idleMs: 60_000, origins: 8, connectTimeoutMs: 2000 };
 
 interface TlsReceiver {
   port: number;
@@ -78,7 +77,7 @@ describe('sending over https', () => {
     return r;
   }
   function pool(guard = loopback) {
-    const p = new ConnectionPool(guard, limits);
+    const p = new SendPools(guard, limits);
     cleanup.push(() => p.close());
     return p;
   }
@@ -96,7 +95,7 @@ describe('sending over https', () => {
       else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
     }
   }
-  const send = (url: string, p?: ConnectionPool, guard = loopback) => postWebhook(url, { 'webhook-id': 'msg_tls' }, '{}', { timeoutMs: 2000, guard, pool: p });
+  const send = (url: string, p: SendPools, guard = loopback) => postWebhook(url, { 'webhook-id': 'msg_tls' }, '{}', { timeoutMs: 2000, guard, pools: p });
 
   it('verifies the receiver’s certificate, naming the host it connects to', async () => {
     const r = await receiver();

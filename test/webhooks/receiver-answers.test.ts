@@ -5,8 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
-import { ConnectionPool, MAX_WAITING_PER_ORIGIN, type PoolLimits } from '../../src/webhooks/connection-pool.js';
-import { postWebhook } from '../../src/webhooks/sender.js';
+import { MAX_WAITING_PER_ORIGIN, postWebhook, SendPools, type PoolLimits } from '../../src/webhooks/sender.js';
 import { listenOnLoopback, startScriptedReceiver, waitFor, type ScriptedReceiver } from './support.js';
 
 const guard = new AddressGuard(['127.0.0.0/8']);
@@ -26,7 +25,7 @@ function trickle(socket: Socket, text: string): void {
   next();
 }
 
-describe('sending over sockets of our own: what receivers answer, and what is reused', () => {
+describe('sending through undici: what receivers answer, and what is reused', () => {
   const cleanup: (() => unknown)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
@@ -36,40 +35,42 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     cleanup.push(() => r.close());
     return r;
   }
-  function pool(limits: Partial<PoolLimits> = {}): ConnectionPool {
-    const p = new ConnectionPool(guard, { socketsPerOrigin: 2, idleMs: 60_000, origins: 8, ...limits });
+  // One connection per origin unless a test says otherwise, so that reuse is what the receiver sees.
+  function pool(limits: Partial<PoolLimits> = {}): SendPools {
+    const p = new SendPools(guard, { socketsPerOrigin: 1, idleMs: 60_000, origins: 8, connectTimeoutMs: TIMEOUT_MS, ...limits });
     cleanup.push(() => p.close());
     return p;
   }
-  const send = (r: ScriptedReceiver, p: ConnectionPool | undefined, headers: Record<string, string> = { 'webhook-id': 'msg_raw' }, timeoutMs = TIMEOUT_MS) =>
-    postWebhook(`${r.url}/hook?x=1`, headers, '{"a":"ü"}', { timeoutMs, guard, pool: p });
+  const send = (r: ScriptedReceiver, p: SendPools, headers: Record<string, string> = { 'webhook-id': 'msg_raw' }, timeoutMs = TIMEOUT_MS) =>
+    postWebhook(`${r.url}/hook?x=1`, headers, '{"a":"ü"}', { timeoutMs, guard, pools: p });
   /** Sends twice, one after the other: resolves both outcomes and whether the second went on the first one's connection. */
-  async function twice(r: ScriptedReceiver, p: ConnectionPool) {
+  async function twice(r: ScriptedReceiver, p: SendPools) {
     const first = await send(r, p);
     const second = await send(r, p);
     return { first, second, reused: r.requests.length === 2 && r.requests[1]!.connection === r.requests[0]!.connection };
   }
 
-  it('writes the request in one piece: request line, Host as in the URI, the headers, the body in UTF-8', async () => {
+  it('writes the request line, Host as in the URI, the headers, and the body in UTF-8', async () => {
     const r = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\n'));
-    await send(r, pool());
+    const p = pool();
+    await send(r, p);
     const body = '{"a":"ü"}';
-    expect(r.requests[0]!.text).toBe(
-      `POST /hook?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${r.port}\r\nwebhook-id: msg_raw\r\ncontent-type: application/json\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nuser-agent: shiftgate-webhooks/1\r\n\r\n${Buffer.from(body).toString('latin1')}`,
+    const [head = '', sent] = r.requests[0]!.text.split('\r\n\r\n');
+    const lines = head.split('\r\n');
+    expect(lines[0]).toBe('POST /hook?x=1 HTTP/1.1');
+    expect(lines.slice(1).map((line) => line.toLowerCase()).sort()).toEqual(
+      [`host: 127.0.0.1:${r.port}`, 'webhook-id: msg_raw', 'content-type: application/json', `content-length: ${Buffer.byteLength(body)}`, 'user-agent: shiftgate-webhooks/1', 'connection: keep-alive'].sort(),
     );
-    // Without a pool the connection is one send's own, and the request says so.
-    await send(r, undefined);
-    expect(r.requests[1]!.text).toContain('\r\nconnection: close\r\n\r\n');
+    expect(sent).toBe(Buffer.from(body).toString('latin1'));
     // Credentials in the URI go as Basic authorization, as node's client sends them.
-    await postWebhook(`http://us%20er:p%C3%A4ss@127.0.0.1:${r.port}/`, {}, '{}', { timeoutMs: TIMEOUT_MS, guard });
-    expect(r.requests[2]!.text).toContain(`\r\nAuthorization: Basic ${Buffer.from('us er:päss').toString('base64')}\r\n`);
+    await postWebhook(`http://us%20er:p%C3%A4ss@127.0.0.1:${r.port}/`, {}, '{}', { timeoutMs: TIMEOUT_MS, guard, pools: p });
+    expect(r.requests[1]!.text).toContain(`\r\nauthorization: Basic ${Buffer.from('us er:päss').toString('base64')}\r\n`);
   });
 
   it('refuses a header that could split the request, and connects nowhere', async () => {
     const r = await receiver((socket) => socket.write('HTTP/1.1 204 No Content\r\n\r\n'));
     const outcome = await send(r, pool(), { 'webhook-id': 'msg\r\nx-injected: 1' });
-    expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(/Invalid character in header content/) });
+    expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(/invalid webhook-id header/) });
     expect(r.connections).toBe(0);
   });
 
@@ -80,20 +81,28 @@ describe('sending over sockets of our own: what receivers answer, and what is re
       'reads an answer that arrives byte by byte',
       (socket: Socket) => trickle(socket, 'HTTP/1.1 503 Busy\r\nRetry-After: 30\r\nContent-Length: 4\r\n\r\nbusy'),
       { status: 503, error: 'HTTP 503: busy', retryAfter: '30' },
+      false,
+    ],
+    [
+      'reads a 2xx chunked body with extensions and trailers to its end',
+      answer('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n6;a=b\r\nhello \r\n5;note="x"\r\nworld\r\n0\r\nx-trailer: done\r\n\r\n'),
+      { status: 200, error: null },
       true,
     ],
     [
-      'reads a chunked body with extensions and trailers',
+      'drops a failed chunked answer at its head, keeping no excerpt',
       answer('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n6;a=b\r\nhello \r\n5 ; note="x"\r\nworld\r\n0\r\nx-trailer: done\r\n\r\n'),
-      { status: 500, error: 'HTTP 500: hello world' },
-      true,
+      { status: 500, error: 'HTTP 500' },
+      false,
     ],
     [
-      'skips 100 Continue and 103 Early Hints, and counts the 204 after them',
-      answer('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
+      'skips 103 Early Hints, and counts the 204 after them',
+      answer('HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
       { status: 204, error: null },
       true,
     ],
+    // undici's rule: a 100 Continue nobody asked for (no Expect header is sent) is not HTTP it accepts.
+    ['fails on a 100 Continue nobody asked for', answer('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'), { status: null, error: 'bad response' }, false],
     ['keeps an HTTP/1.0 connection that asks for keep-alive', answer('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok'), { status: 200 }, true],
     ['closes a connection after Connection: close', answer('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n'), { status: 204 }, false],
     ['closes a connection after an HTTP/1.0 answer', answer('HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok'), { status: 200 }, false],
@@ -111,7 +120,7 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect(outcome.second).toMatchObject(expected);
     expect(outcome.reused).toBe(reused);
     // A connection not reused is closed, not left behind.
-    if (!reused) await waitFor(() => r.open === 0, 'both connections to close', 5000);
+    if (!reused) await waitFor(() => r.connections - r.open >= 2, 'both connections to close', 5000);
   });
 
   it('closes an idle connection that receives anything, and sends the next request on a new one', async () => {
@@ -123,18 +132,7 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     const p = pool();
     expect((await send(r, p)).status).toBe(204);
     await waitFor(() => r.open === 0, 'the idle connection to be closed', 5000);
-    expect(p.idleSockets(new URL(r.url))).toHaveLength(0);
     expect((await send(r, p)).status).toBe(204);
-    expect(r.connections).toBe(2);
-  });
-
-  it('never hands out an idle connection destroyed a moment ago, before it has closed', async () => {
-    const r = await receiver(answer('HTTP/1.1 204 No Content\r\n\r\n'));
-    const p = pool();
-    expect((await send(r, p)).status).toBe(204);
-    const [idle] = p.idleSockets(new URL(r.url));
-    idle!.destroy();
-    expect(await send(r, p)).toMatchObject({ status: 204, error: null });
     expect(r.connections).toBe(2);
   });
 
@@ -146,7 +144,6 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     const p = pool();
     expect((await send(r, p)).status).toBe(204);
     await waitFor(() => r.open === 0, 'the receiver to close the idle connection', 5000);
-    await waitFor(() => p.idleSockets(new URL(r.url)).length === 0, 'the pool to forget it', 5000);
     expect(await send(r, p)).toMatchObject({ status: 204, error: null });
     expect(r.connections).toBe(2);
   });
@@ -159,24 +156,35 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     await waitFor(() => r.open === 0, 'both connections to close', 5000);
   });
 
+  it('drops the connection after any answer but a 2xx, so an answer sent unasked is never read as the next one’s', async () => {
+    const r = await receiver((socket) => {
+      socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 4\r\n\r\nnope');
+      setTimeout(() => !socket.destroyed && socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'), 3);
+    });
+    const p = pool({ socketsPerOrigin: 2 });
+    const outcomes: { status: number | null }[] = [];
+    for (let i = 0; i < 20; i++) outcomes.push(await send(r, p));
+    expect(outcomes.filter((o) => o.status !== 500)).toEqual([]);
+    expect(new Set(r.requests.map((q) => q.connection)).size).toBe(20);
+  });
+
   it.each([
-    ['a header section beyond 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, /malformed response: response header section too large/],
-    ['conflicting Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok', /malformed response: conflicting content-length/],
-    ['a status line that is not HTTP', 'HELLO\r\n\r\n', /malformed response: status line not understood/],
+    ['a header section beyond 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, /Headers Overflow/],
+    ['conflicting Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok', /content-length/i],
+    ['a status line that is not HTTP', 'HELLO\r\n\r\n', /Expected HTTP/],
   ])('fails on %s, with no status, and closes the connection', async (_what, answer, error) => {
     const r = await receiver((socket) => socket.write(answer));
     const p = pool();
     const outcome = await send(r, p);
     expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(error) });
-    await waitFor(() => r.open === 0, 'the connection to close', 5000);
-    expect(p.idleSockets(new URL(r.url))).toHaveLength(0);
+    await waitFor(() => r.connections - r.open >= 1, 'the connection to close', 5000);
   });
 
   it('keeps a 2xx whose chunked body turns out malformed as delivered, and closes the connection', async () => {
     const r = await receiver((socket) => socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nnot-hex\r\n'));
     const outcome = await send(r, pool());
-    expect(outcome).toMatchObject({ status: 200, error: 'malformed response: invalid chunk size' });
-    await waitFor(() => r.open === 0, 'the connection to close', 5000);
+    expect(outcome).toMatchObject({ status: 200, error: expect.stringMatching(/Invalid character in chunk size/) });
+    await waitFor(() => r.connections - r.open >= 1, 'the connection to close', 5000);
   });
 
   it('serves sends waiting for a socket in their order of arrival', async () => {
@@ -188,7 +196,7 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect(r.connections).toBe(1);
   });
 
-  it('counts the wait for a socket in the deadline, and never writes a send that gave up waiting', async () => {
+  it('counts the wait for a connection in the deadline, and never writes a send that gave up waiting', async () => {
     let release: (() => void) | undefined;
     const r = await receiver((socket, request) => {
       if (request.index === 0) release = () => socket.write('HTTP/1.1 204 No Content\r\n\r\n');
@@ -202,7 +210,6 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect((await held).status).toBe(204);
     expect((await send(r, p, { 'webhook-id': 'msg_next' })).status).toBe(204);
     expect(r.requests.map((q) => /webhook-id: (\w+)/.exec(q.text)?.[1])).toEqual(['msg_held', 'msg_next']);
-    expect(r.connections).toBe(1);
   });
 
   it(`refuses a send at once when ${MAX_WAITING_PER_ORIGIN} already wait for a socket to its origin`, async () => {
@@ -222,9 +229,9 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     const busy = send(r, p, undefined, 5000);
     const waiting = send(r, p, undefined, 5000);
     await waitFor(() => r.requests.length === 1, 'the first request');
-    p.close();
-    expect(await busy).toMatchObject({ status: null, error: 'connection closed before the response ended' });
-    expect(await waiting).toMatchObject({ status: null, error: 'connection pool closed' });
+    await p.close();
+    expect(await busy).toMatchObject({ status: null, error: expect.stringMatching(/destroyed/) });
+    expect(await waiting).toMatchObject({ status: null, error: expect.stringMatching(/destroyed/) });
     await waitFor(() => r.open === 0, 'the connection to close', 5000);
   });
 
@@ -232,7 +239,7 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     const r = await receiver(() => undefined);
     const { port } = r;
     await r.close();
-    const outcome = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: TIMEOUT_MS, guard, pool: pool() });
+    const outcome = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: TIMEOUT_MS, guard, pools: pool() });
     expect(outcome).toMatchObject({ status: null, error: `connect ECONNREFUSED 127.0.0.1:${port}` });
   });
 
@@ -252,7 +259,7 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     expect(r.requests).toHaveLength(1);
   });
 
-  it('does not reuse a connection whose request was not yet all written when the answer came', async () => {
+  it('takes a 2xx that came before the request was all written, and closes the connection once idle', async () => {
     const sockets = new Set<Socket>();
     let connections = 0;
     // Answers at once and reads nothing, so a large request stays in the client's buffers.
@@ -266,13 +273,12 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     });
     const { url, close } = await listenOnLoopback(server, sockets);
     cleanup.push(close);
-    const p = pool();
+    const p = pool({ idleMs: 100 });
     const big = JSON.stringify({ data: 'x'.repeat(32 * 1024 * 1024) });
-    expect(await postWebhook(`${url}/`, {}, big, { timeoutMs: 5000, guard, pool: p })).toMatchObject({ status: 200, error: null });
-    // Reading now, the receiver sees the rest of the request and then the connection's end.
+    expect(await postWebhook(`${url}/`, {}, big, { timeoutMs: 5000, guard, pools: p })).toMatchObject({ status: 200, error: null });
+    // Reading now, the receiver sees the rest of the request, and the connection's end after the idle time.
     for (const socket of sockets) socket.resume();
     await waitFor(() => sockets.size === 0, 'the connection to close', 5000);
-    expect(p.idleSockets(new URL(url))).toHaveLength(0);
     expect(connections).toBe(1);
   });
 
@@ -296,12 +302,11 @@ describe('sending over sockets of our own: what receivers answer, and what is re
     // A process of its own (on the compiled modules) that sends once and then has nothing to do.
     const script = `
       const { AddressGuard } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/address-guard.js')).href)});
-      const { ConnectionPool } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/connection-pool.js')).href)});
-      const { postWebhook } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/sender.js')).href)});
+      const { postWebhook, SendPools } = await import(${JSON.stringify(pathToFileURL(resolve('dist/webhooks/sender.js')).href)});
       const guard = new AddressGuard(['127.0.0.0/8']);
-      const pool = new ConnectionPool(guard, { socketsPerOrigin: 2, idleMs: 60000, origins: 8 });
-      const outcome = await postWebhook(process.argv[1], {}, '{}', { timeoutMs: 5000, guard, pool });
-      console.log(outcome.status, pool.idleSockets(new URL(process.argv[1])).length);`;
+      const pools = new SendPools(guard, { socketsPerOrigin: 2, idleMs: 60000, origins: 8, connectTimeoutMs: 5000 });
+      const outcome = await postWebhook(process.argv[1], {}, '{}', { timeoutMs: 5000, guard, pools });
+      console.log(outcome.status, pools.size);`;
     const started = Date.now();
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, `${r.url}/hook`], { timeout: 20_000 });
     expect(stdout.trim()).toBe('204 1');

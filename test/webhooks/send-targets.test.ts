@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { readTarget, SendTargets } from '../../src/webhooks/send-targets.js';
-import { postWebhook } from '../../src/webhooks/sender.js';
+import { postWebhook, SendPools } from '../../src/webhooks/sender.js';
 
 describe('delivery URIs read once', () => {
   it('reads a URI, literal address checked, once for all its sends', () => {
@@ -50,7 +50,9 @@ describe('delivery URIs read once', () => {
     const strict = new AddressGuard();
     const targets = new SendTargets(lenient);
     expect(readTarget('http://127.0.0.1:9/x', lenient)).not.toHaveProperty('refused');
-    const outcome = await postWebhook('http://127.0.0.1:9/x', {}, '{}', { timeoutMs: 1000, guard: strict, targets });
+    const pools = new SendPools(strict, { socketsPerOrigin: 1, idleMs: 1000, origins: 1, connectTimeoutMs: 1000 });
+    const outcome = await postWebhook('http://127.0.0.1:9/x', {}, '{}', { timeoutMs: 1000, guard: strict, pools, targets });
+    await pools.close();
     expect(outcome).toMatchObject({ status: null, error: expect.stringMatching(/^refused: 127\.0\.0\.1 is a loopback/) });
     expect(targets.size).toBe(0);
   });
