@@ -141,7 +141,7 @@ describe('a failed read of rows leased ahead', () => {
     const logged = () => errors.mock.calls.filter((args) => args[0] === 'webhook dispatcher:');
     await waitFor(() => logged().length > 0, 'the failed read to be logged');
     expect(control.readFailures).toBe(1);
-    expect(logged()).toEqual([['webhook dispatcher:', 'read of leased rows failed: connection reset']]);
+    expect(logged()).toEqual([['webhook dispatcher:', 'Error: read of leased rows failed: connection reset']]);
     // Neither row was sent: both keep their lease, with no attempt.
     expect(deliver).toHaveBeenCalledTimes(4);
     const unsent = (await allDeliveries()).filter((d) => d.state === 'pending' && d.lease_owner !== null);
