@@ -52,6 +52,9 @@ export function databaseUnavailableError(error: unknown, located?: GraphQLError)
   return new GraphQLError(UNAVAILABLE_MESSAGES[unavailability], {
     nodes: located?.nodes ?? null,
     path: located?.path ?? null,
+    // Never shown (GraphQL errors serialise without it); it lets a worker reading an executed
+    // result apply the same rule (src/workers/dispatcher.ts).
+    originalError: error instanceof Error ? error : null,
     extensions: { code: 'SERVICE_UNAVAILABLE' },
   });
 }

@@ -48,7 +48,10 @@ class DatabaseProxy {
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', resolve);
+    });
     this.port = (this.server.address() as AddressInfo).port;
   }
 
@@ -59,6 +62,7 @@ class DatabaseProxy {
   }
 
   async restore(): Promise<void> {
+    if (this.server.listening) return;
     this.server = this.newServer();
     await this.listen();
   }
@@ -89,7 +93,7 @@ describe.skipIf(!onPostgres())('PostgreSQL out of reach', () => {
     apiKey = (await t.key({ type: 'developer', companyId: 1 })).apiKey;
   });
   afterAll(async () => {
-    await proxy.restore().catch(() => undefined);
+    await proxy?.restore();
     await t?.close();
     await proxy?.close();
     await database?.close();
