@@ -1,7 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isDatabaseBusy } from '../shared/db/busy.js';
-import { databaseBusy } from '../shared/errors.js';
+import { databaseUnavailableError } from '../shared/errors.js';
 import { httpExtensionOf } from '../shared/http/failure.js';
 
 /** Called with the original error whenever an internal failure is hidden from the caller. */
@@ -18,18 +17,19 @@ export type MaskError = (error: unknown, message: string) => Error;
 /**
  * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
  * INTERNAL_SERVER_ERROR (no message, stack, SQL or path), and the original goes to the log.
- * A busy database is no fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
+ * A database that is busy, out of reach, full or read-only is no fault of ours or the caller's:
+ * it becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
 export function maskErrorWith(sink: UnexpectedErrorSink): MaskError {
   return (error: unknown, message: string): Error => {
     if (error instanceof GraphQLError && isExpected(error)) return error;
     const located = error instanceof GraphQLError ? error : undefined;
-    if (isDatabaseBusy(error)) {
-      // `extensions.http` makes yoga answer /graphql with the status and headers of a busy database (yoga strips it from the body).
-      const busy = databaseBusy(located);
-      (busy.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
-      return busy;
+    const unavailable = databaseUnavailableError(error, located);
+    if (unavailable) {
+      // `extensions.http` makes yoga answer /graphql with the status and headers of a 503 (yoga strips it from the body).
+      (unavailable.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
+      return unavailable;
     }
     sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
     return new GraphQLError(message, {

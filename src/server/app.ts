@@ -33,6 +33,7 @@ import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
 import { docsPage, DOCS_PATH } from './docs-page.js';
+import { ConnectionDrain } from './drain.js';
 import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from './graphiql/assets.js';
 import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
@@ -148,13 +149,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();
-  let draining = false;
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const pathname = routingPath(target);
     if (pathname === '/graphql') return handleGraphQL(req, res);
-    if (await handleOperability(pathname, req, res, { db, draining: () => draining })) return;
+    if (await handleOperability(pathname, req, res, { db, draining: () => drain.draining })) return;
     if (pathname === OPENAPI_PATH) return handleOpenApi(req, res);
     if (pathname.startsWith(DOCS_PATH) && handleDocs(req, res, pathname)) return;
     if (pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
@@ -183,6 +182,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ),
   );
   answerClientErrors(server, logger, config.limits);
+  const drain = new ConnectionDrain(server);
 
   server.on('listening', () => webhooks.start());
 
@@ -204,15 +204,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       graphiqlCredentials.demoApiKey = apiKey;
     },
     async close() {
-      draining = true;
+      // /readyz turns 503 first, so a balancer stops sending work while the rest winds down.
+      const drained = drain.close(config.limits.shutdownTimeoutMs);
       // Streams would otherwise hold their connections open until SHUTDOWN_TIMEOUT_MS.
       liveStreams.endAll();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Idle keep-alive sockets go at once; busy ones may finish until SHUTDOWN_TIMEOUT_MS.
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), config.limits.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(force);
+      await drained;
       await webhooks.stop();
       if (backgroundDb !== db) await backgroundDb.destroy();
       await db.destroy();

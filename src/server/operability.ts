@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { migrationsCurrent, pingDatabase, type Db } from '../shared/db/knex.js';
+import { migrationsCurrent, pingDatabase, probeWrite, type Db } from '../shared/db/knex.js';
+import { databaseUnavailability } from '../shared/db/unavailable.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../shared/observability/metrics.js';
 import { sendJson } from '../shared/http/respond.js';
 
@@ -34,6 +35,12 @@ export async function handleOperability(
       migrations = (await migrationsCurrent(deps.db)) ? 'current' : 'pending';
     } catch {
       database = 'unreachable';
+    }
+    if (database === 'ok') {
+      // A lock held by another writer passes: the database can take writes once it is released.
+      await probeWrite(deps.db).catch((error: unknown) => {
+        if (databaseUnavailability(error) !== 'busy') database = 'unwritable';
+      });
     }
     const ready = database === 'ok' && migrations === 'current';
     sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database, migrations });

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { isDatabaseBusy } from './db/busy.js';
+import { databaseUnavailability, type Unavailability } from './db/unavailable.js';
 
 /**
  * The error vocabulary shared by both APIs. Resolvers throw these; GraphQL callers see
@@ -32,24 +32,36 @@ export const forbidden = (message: string) => apiError('FORBIDDEN', message);
 export const conflict = (message: string) => apiError('CONFLICT', message);
 export const unauthenticated = (message: string) => apiError('UNAUTHENTICATED', message);
 
-/** Seconds a client is asked to wait before repeating a request refused because the database was busy. */
-export const BUSY_RETRY_AFTER_SECONDS = 1;
+/** Seconds a client is asked to wait before repeating a request the database could not serve. */
+export const RETRY_AFTER_SECONDS = 1;
+
+const UNAVAILABLE_MESSAGES: Record<Unavailability, string> = {
+  busy: `The database is busy; retry after ${RETRY_AFTER_SECONDS} s`,
+  unavailable: `The database is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
+};
 
 /**
- * The database stayed locked by another writer for longer than the busy timeout; nothing was
- * written. Answered with 503 and Retry-After (src/shared/http/failure.ts).
+ * The API error for a database that could not serve the request (busy, unreachable, full or
+ * read-only: src/shared/db/unavailable.ts), or undefined for any other error. Nothing was written;
+ * it is answered with 503 and Retry-After (src/shared/http/failure.ts). `located` keeps the
+ * GraphQL path of the field that failed.
  */
-export function databaseBusy(located?: GraphQLError): GraphQLError {
-  return new GraphQLError(`The database is busy; retry after ${BUSY_RETRY_AFTER_SECONDS} s`, {
+export function databaseUnavailableError(error: unknown, located?: GraphQLError): GraphQLError | undefined {
+  const unavailability = databaseUnavailability(error);
+  if (!unavailability) return undefined;
+  return new GraphQLError(UNAVAILABLE_MESSAGES[unavailability], {
     nodes: located?.nodes ?? null,
     path: located?.path ?? null,
+    // Never shown (GraphQL errors serialise without it); it lets a worker reading an executed
+    // result apply the same rule (src/workers/dispatcher.ts).
+    originalError: error instanceof Error ? error : null,
     extensions: { code: 'SERVICE_UNAVAILABLE' },
   });
 }
 
-/** An error as the APIs answer it: a busy database becomes SERVICE_UNAVAILABLE, anything else stays. */
+/** An error as the APIs answer it: a database that could not serve it becomes SERVICE_UNAVAILABLE, anything else stays. */
 export function asApiError(error: unknown): unknown {
-  return isDatabaseBusy(error) ? databaseBusy() : error;
+  return databaseUnavailableError(error) ?? error;
 }
 
 export function errorCodeOf(error: { extensions?: Record<string, unknown> | undefined }): ErrorCode | undefined {

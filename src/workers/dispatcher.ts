@@ -17,6 +17,7 @@ import {
 import { storePayloadsOnce, unrenderedEvents, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
+import { databaseUnavailability } from '../shared/db/unavailable.js';
 import type { Db } from '../shared/db/knex.js';
 import type { Statements } from '../shared/db/statements.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
@@ -528,9 +529,11 @@ export class Dispatcher {
       return;
     }
     let outcome: SendOutcome;
+    let rendered = false;
     try {
       // A row read without its event comes with where its body is (bodyAtHand, or its event read).
       const body = await (bodyOf ? bodyOf() : 'event' in row ? this.payloadOf(row) : Promise.reject(new Error('no event read for this delivery')));
+      rendered = true;
       const timestamp = Math.floor(this.now() / 1000);
       const headers = {
         'webhook-id': row.webhook_id,
@@ -539,6 +542,9 @@ export class Dispatcher {
       };
       outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pools: this.pools, targets: this.targets });
     } catch (error) {
+      // Our database, not the receiver, failed while the body was rendered: no attempt is charged
+      // to the receiver. Unrecorded, the lease expires and the delivery is sent again.
+      if (!rendered && databaseUnavailability(error)) throw error;
       outcome = { status: null, durationMs: 0, error: error instanceof Error ? error.message.slice(0, 200) : 'error', retryAfter: undefined };
     }
     await this.record(row, outcome, queued);

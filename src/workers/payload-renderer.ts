@@ -173,7 +173,10 @@ export class PayloadRenderer {
 
   private async run(document: DocumentNode, variables: Record<string, unknown>, principal: Principal): Promise<unknown> {
     const result = await this.execute({ document, variables, principal });
-    if (result.errors?.length) throw new Error(`rendering payload failed: ${result.errors.map((e) => e.message).join('; ')}`);
+    if (result.errors?.length) {
+      // The first error is the cause, so a database that was unavailable can be told from a failed rendering.
+      throw new Error(`rendering payload failed: ${result.errors.map((e) => e.message).join('; ')}`, { cause: result.errors[0] });
+    }
     return result.data ?? null;
   }
 }

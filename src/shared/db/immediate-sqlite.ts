@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 interface SqliteTransaction {
-  query(connection: unknown, sql: string): Promise<unknown>;
+  rollback(connection: unknown, error?: unknown): Promise<unknown>;
+  rollbackTo(connection: unknown, error?: unknown): Promise<unknown>;
+  /** knex's: runs `sql`; status 1 then resolves the transaction, 2 rejects it with `value`. */
+  query(connection: unknown, sql: string, status?: 1 | 2, value?: unknown): Promise<unknown>;
 }
 
 type TransactionClass = new (...args: unknown[]) => SqliteTransaction;
@@ -26,6 +29,32 @@ class ImmediateTransaction extends SqliteTransactionBase {
   begin(connection: unknown): Promise<unknown> {
     return this.query(connection, 'BEGIN IMMEDIATE;');
   }
+
+  override rollback(connection: unknown, error?: unknown): Promise<unknown> {
+    return rolledBackAlready(connection) ? this.endWithout(connection, error) : super.rollback(connection, error);
+  }
+
+  override rollbackTo(connection: unknown, error?: unknown): Promise<unknown> {
+    return rolledBackAlready(connection) ? this.endWithout(connection, error) : super.rollbackTo(connection, error);
+  }
+
+  /**
+   * Ends the transaction as knex's rollback would (rejected with the error that caused it, or
+   * resolved when none did), with a statement that cannot fail in place of the ROLLBACK.
+   */
+  private endWithout(connection: unknown, error: unknown): Promise<unknown> {
+    return error === undefined ? this.query(connection, 'SELECT 1', 1) : this.query(connection, 'SELECT 1', 2, error);
+  }
+}
+
+/**
+ * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error, lack
+ * of memory): a ROLLBACK then fails with "no transaction is active", and knex would reject with
+ * that error instead of the one that caused it, which decides the answer (503, not 500).
+ * better-sqlite3's `inTransaction` says whether SQLite still has one open.
+ */
+function rolledBackAlready(connection: unknown): boolean {
+  return (connection as { inTransaction?: unknown }).inTransaction === false;
 }
 
 /** knex's better-sqlite3 client, with transactions that take the write lock up front. */

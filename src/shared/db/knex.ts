@@ -104,6 +104,23 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.raw('select 1');
 }
 
+/**
+ * Throws when SQLite cannot take a write: a full disk or a read-only file still answers a select.
+ * The probe creates a table and fills a page of it, so it needs fresh pages as a real write does,
+ * then rolls back and leaves nothing. PostgreSQL is not probed: its ping covers what this gateway
+ * can see of it, and a table created per probe would churn its catalog.
+ */
+export async function probeWrite(db: Db): Promise<void> {
+  if (isPostgres(db)) return;
+  const trx = await db.transaction();
+  try {
+    await trx.raw('create table readiness_probe (x blob)');
+    await trx.raw('insert into readiness_probe values (zeroblob((select page_size from pragma_page_size())))');
+  } finally {
+    await trx.rollback();
+  }
+}
+
 /** True when every known migration has been applied (used by readiness checks). */
 export async function migrationsCurrent(db: Db): Promise<boolean> {
   const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], unknown[]];

@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import { asApiError, BUSY_RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
+import { asApiError, RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
 
 /**
  * A failure as HTTP answers it, whichever API it is rendered for: the status, the code GraphQL
@@ -23,11 +23,12 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 
 /**
  * The headers a status brings: HTTP requires a challenge on every 401 (the one credential this API
- * takes is a Bearer token), and a busy database asks the caller to come back shortly.
+ * takes is a Bearer token), and a database that could not serve the request asks the caller to
+ * come back shortly.
  */
 export function headersForStatus(status: number, code?: string): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer' };
-  if (code === 'SERVICE_UNAVAILABLE') return { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) };
+  if (code === 'SERVICE_UNAVAILABLE') return { 'retry-after': String(RETRY_AFTER_SECONDS) };
   return {};
 }
 
@@ -42,7 +43,7 @@ function internal(unlogged?: unknown): HttpFailure {
 
 /**
  * Any thrown error: one of the coded errors (src/shared/errors.ts) answers with its code's status and
- * message, a busy database with 503, anything else is an internal failure.
+ * message, a database that could not serve it with 503, anything else is an internal failure.
  */
 export function failureOfError(thrown: unknown): HttpFailure {
   const error = asApiError(thrown);

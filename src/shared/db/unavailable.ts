@@ -1,0 +1,51 @@
+import knex from 'knex';
+
+// knex is CommonJS: its error class is a property of the default export, not a named export.
+const { KnexTimeoutError } = knex;
+
+/**
+ * Why the database could not serve a statement, when the reason is the database's state and not
+ * the statement: `busy` when SQLite's write lock stayed taken past busy_timeout, `unavailable`
+ * when it cannot be reached or cannot take writes. Either way the statement did nothing and the
+ * same request may succeed later, so both APIs answer 503 with Retry-After.
+ */
+export type Unavailability = 'busy' | 'unavailable';
+
+/** Socket failures on the way to a database server: refused, cut, timed out, no route, no name. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * PostgreSQL's SQLSTATEs for a server that is going away, starting, full or read-only:
+ * admin/crash shutdown and "cannot connect now" (57P01–57P03), too many connections (53300),
+ * disk full (53100) and a read-only transaction (25006, a standby or a read-only default).
+ */
+const POSTGRES_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53100', '25006']);
+
+/**
+ * pg reports a connection that ends under a query, or a client already broken by one, with a
+ * plain Error and no code; its message is all there is to recognise it by.
+ */
+const PG_CONNECTION_LOST = /^Connection terminated|^Client has encountered a connection error/;
+
+function unavailabilityOfCode(code: string): Unavailability | undefined {
+  if (code.startsWith('SQLITE_BUSY')) return 'busy';
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_READONLY')) return 'unavailable';
+  if (SOCKET_CODES.has(code) || POSTGRES_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return 'unavailable';
+  return undefined;
+}
+
+/** The one rule for every way in (REST, GraphQL, the token route, /readyz, the workers). */
+export function databaseUnavailability(error: unknown): Unavailability | undefined {
+  let current: unknown = error;
+  // GraphQL wraps a resolver's error (originalError); a few links at most.
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    // knex's pool gave up waiting for a connection (acquireConnectionTimeout).
+    if (current instanceof KnexTimeoutError) return 'unavailable';
+    const { code, message, originalError, cause } = current as { code?: unknown; message?: unknown; originalError?: unknown; cause?: unknown };
+    const byCode = typeof code === 'string' ? unavailabilityOfCode(code) : undefined;
+    if (byCode) return byCode;
+    if (typeof message === 'string' && PG_CONNECTION_LOST.test(message)) return 'unavailable';
+    current = originalError ?? cause;
+  }
+  return undefined;
+}
