@@ -59,7 +59,7 @@ export function knownQueryLane(options: KnownQueryLaneOptions): KnownQueryLane {
   const overLimit = (query: KnownQuery, params: CallerParams): boolean => {
     let varies = costVaries.get(query);
     if (varies === undefined) {
-      varies = costReadsVariables(query.document);
+      varies = costReadsVariables(schema, query.document);
       costVaries.set(query, varies);
     }
     return varies && costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined;
