@@ -36,6 +36,13 @@ import { isCallerDocument } from './caller-document.js';
 const OBJECT_COST = 2;
 const SCALAR_COST = 1;
 const DEPTH_FACTOR = 1.5;
+/**
+ * What one item of a page counts at least: a page reads its records whatever is selected from
+ * them, so `timesheets(first: 100) { __typename }` reads as many rows as a page of edges does. The
+ * floor is the cost of the least a caller reads a record through: an edge, its node, one field
+ * (bench/cost-ceiling.ts measured the same CPU per row either way).
+ */
+const PAGE_ITEM_FLOOR = OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * SCALAR_COST));
 
 /** Field extensions that bound a list: the most items it returns, or the argument whose length it has. */
 const LIST_CAP = 'shiftgateListCap';
@@ -171,7 +178,8 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
   const definition = fieldDefinition(parent, field);
-  const own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
+  let own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
+  if (definition && parent && listLengthRule(parent, definition) === 'page') own = Math.max(own, PAGE_ITEM_FLOOR);
   return own * Math.max(listLength(field, definition, input), 1);
 }
 

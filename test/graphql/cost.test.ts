@@ -125,4 +125,11 @@ describe('every list counts its real length', () => {
     }
     expect(unbounded).toEqual([]);
   });
+
+  it('counts a page by the records it reads, whatever is selected from them', () => {
+    const ids = cost('{ timesheets(first: 100) { edges { node { timesheetId } } } }')!;
+    expect(cost('{ timesheets(first: 100) { __typename } }')).toBe(ids);
+    expect(cost('{ timesheets(first: 100) { pageInfo { hasNextPage } } }')).toBe(ids);
+    expect(cost('{ timesheets(first: 100) { edges { node { timesheetId status } } } }')).toBeGreaterThan(ids);
+  });
 });
