@@ -253,7 +253,8 @@ export function costOverLimit(
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
  * rule: yoga caches validation by document, and the same document costs differently with
  * different variables. Operations the gateway runs itself (REST routes, webhook payloads) carry
- * no yoga request parameters and are trusted.
+ * no yoga request parameters and are trusted. A batch's operations are also held to `maxCost`
+ * together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
   const refusal = (cost: number) =>
