@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { batchAttackerCheck } from './soak/batch-attacker.js';
 import { answeredCheck, clientServerErrors, GROWTH_TOLERANCE, importCheck, liveCheck, lostEvents, lostEventsCheck, requestTotal, resourceChecks, serverErrorCheck, signatureCheck, type Check } from './soak/checks.js';
 import { Credentials } from './soak/credentials.js';
 import { createSoakDatabase, type SoakDatabase } from './soak/database.js';
@@ -268,6 +269,8 @@ async function main(): Promise<number> {
       fanOutTenant.check(snapshot, imports.stats),
       ...resourceChecks(baseline, end, receivers.hanging.stats.openResponses),
     ];
+    log('batch attacker: a gateway of its own, a key spending its budget on the costliest batches');
+    checks.push(await batchAttackerCheck(options.databaseUrl, log));
 
     log('\nrequests by route (client side)');
     log(routeTable(tally));

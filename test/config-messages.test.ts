@@ -187,7 +187,7 @@ describe('configuration messages', () => {
           maxAliases: 15,
           maxTokens: 2000,
           maxDirectives: 10,
-          maxCost: 100000,
+          maxCost: 60000,
           batchLimit: 10,
           introspection: true,
           fieldSuggestions: false,

@@ -20,6 +20,11 @@ export class RequestAuthentication {
     return principal instanceof Promise ? principal.then((known) => this.charge(known, res)) : this.charge(principal, res);
   }
 
+  /** Charges the caller `points` more requests (the further operations of a GraphQL batch); throws RATE_LIMITED past the budget. */
+  chargeMore(principal: Principal, res: ServerResponse, points: number): void | Promise<void> {
+    return this.rateLimits.perKey.consume(principal.keyId, res, points);
+  }
+
   private charge(principal: Principal, res: ServerResponse): Principal | Promise<Principal> {
     const context = requestContextOf(res);
     if (context) context.keyId = principal.keyId;

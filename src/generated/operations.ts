@@ -463,7 +463,7 @@ export type Subscriber = Node & {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   subscriberId: Scalars['Int']['output'];
-  /** The subscriber’s subscriptions by id; all of them when no page arguments are given. */
+  /** The subscriber’s subscriptions by id; the first 1000 when no page arguments are given. */
   subscriptions: SubscriberSubscriptionsConnection;
 };
 
@@ -580,7 +580,7 @@ export type WebhookDelivery = {
   __typename?: 'WebhookDelivery';
   /** Attempts since the delivery was (re)queued. */
   attemptCount: Scalars['Int']['output'];
-  /** Every attempt, oldest first. */
+  /** The latest 50 attempts, oldest first. */
   attempts: Array<WebhookDeliveryAttempt>;
   completedDateTime?: Maybe<Scalars['DateTime']['output']>;
   createdDateTime: Scalars['DateTime']['output'];

@@ -50,7 +50,7 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
     maxDepthPlugin({ n: limits.maxDepth, ...rule }) as Plugin,
     maxAliasesPlugin({ n: limits.maxAliases, ...rule }) as Plugin,
     maxDirectivesPlugin({ n: limits.maxDirectives, ...rule }) as Plugin,
-    // The cost depends on the variables' page sizes, so it is checked as the operation starts (cost.ts).
+    // The cost depends on the variables (page sizes, cursors, id lists), so it is checked as the operation starts (cost.ts).
     costLimit({ maxCost: limits.maxCost, exposeLimits: limits.exposeLimits }),
     refusalStatuses({ batchLimit: limits.batchLimit, exposeLimits: limits.exposeLimits }),
   ];

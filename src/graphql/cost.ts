@@ -7,67 +7,134 @@ import {
   isObjectType,
   isInterfaceType,
   Kind,
+  valueFromASTUntyped,
   type DocumentNode,
   type FieldNode,
   type GraphQLCompositeType,
+  type GraphQLField,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValueNode,
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
+import { pageSizeOfCursor } from '../shared/pagination/cursor-codec.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
 import { isCallerDocument } from './caller-document.js';
 
 /**
  * The cost of an operation, as GraphQL Armor's cost rule counts it (a field with a selection
- * costs 2, a leaf 1, a child 1.5 times its own cost, a list page its size times the cost of one
- * item), with one difference: a page size is the one the request asks for, whether it is written
- * in the document or passed as a variable. A page size left out, or a variable without a value
- * or default, counts as the lists' default page size.
+ * costs 2, a leaf 1, a child 1.5 times its own cost, a list its length times the cost of one
+ * item), with one difference: a list's length is the most it can return for this request. A
+ * page counts the size the request asks for (`first`/`last`, written in the document or passed
+ * as a variable), else the size its `after`/`before` cursor carries, else the list's default; a
+ * list sized by an argument (`nodes(ids:)`) counts that argument's length; any other list counts
+ * the cap declared on its field (listCap below). test/graphql/cost.test.ts walks the schema so
+ * that no list field goes without one of these.
  */
 
 const OBJECT_COST = 2;
 const SCALAR_COST = 1;
 const DEPTH_FACTOR = 1.5;
+/**
+ * What one item of a page counts at least: a page reads its records whatever is selected from
+ * them, so `timesheets(first: 100) { __typename }` reads as many rows as a page of edges does. The
+ * floor is the cost of the least a caller reads a record through: an edge, its node, one field
+ * (bench/cost-ceiling.ts measured the same CPU per row either way).
+ */
+const PAGE_ITEM_FLOOR = OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * SCALAR_COST));
+
+/** Field extensions that bound a list: the most items it returns, or the argument whose length it has. */
+const LIST_CAP = 'shiftgateListCap';
+const LENGTH_ARGUMENT = 'shiftgateLengthArgument';
+
+/** A field's extensions for a list that returns at most `maxItems` (a connection: when asked for no page). */
+export const listCap = (maxItems: number) => ({ [LIST_CAP]: maxItems });
+
+/** A field's extensions for a list with one item per item of its argument `name`. */
+export const listLengthArgument = (name: string) => ({ [LENGTH_ARGUMENT]: name });
+
+type AnyField = GraphQLField<unknown, unknown>;
+
+const PAGE_ARGUMENTS = ['first', 'last'];
+const CURSOR_ARGUMENTS = ['after', 'before'];
+
+/**
+ * What bounds a list field's length: its page arguments, an argument it has one item for, a
+ * declared cap, or (a connection's edges) the page of the field that returned the connection.
+ */
+export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): 'page' | 'argument' | 'cap' | 'edges' | undefined {
+  if (field.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) return 'page';
+  if (typeof field.extensions[LENGTH_ARGUMENT] === 'string') return 'argument';
+  if (typeof field.extensions[LIST_CAP] === 'number') return 'cap';
+  if (field.name === 'edges' && (isObjectType(parent) || isInterfaceType(parent)) && 'pageInfo' in parent.getFields()) return 'edges';
+  return undefined;
+}
 
 interface CostInput {
   schema: GraphQLSchema;
   document: DocumentNode;
-  operation: OperationDefinitionNode;
+  /** The request's variables, with the operation's defaults for those it leaves out. */
   variables: Readonly<Record<string, unknown>>;
 }
 
-/** The page size a field asks for: its `first` or `last`, a literal or a variable's value. */
+function variablesWithDefaults(operation: OperationDefinitionNode, given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const variables: Record<string, unknown> = { ...given };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    // An explicit null stays null: no value at all, so the list's default applies.
+    if (variables[name] === undefined && definition.defaultValue) variables[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return variables;
+}
+
+function argumentValue(field: FieldNode, name: string, input: CostInput): unknown {
+  const argument = field.arguments?.find((arg) => arg.name.value === name);
+  return argument ? valueFromASTUntyped(argument.value, input.variables) : undefined;
+}
+
+/** The page size a field asks for: its `first` or `last`. */
 function pageSize(field: FieldNode, input: CostInput): number | undefined {
-  const argument = field.arguments?.find((arg) => arg.name.value === 'first' || arg.name.value === 'last');
-  if (!argument) return undefined;
-  return intOf(argument.value, input);
+  for (const name of PAGE_ARGUMENTS) {
+    const value = argumentValue(field, name, input);
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+  }
+  return undefined;
 }
 
-function intOf(value: ValueNode, input: CostInput): number | undefined {
-  if (value.kind === Kind.INT) return Number.parseInt(value.value, 10);
-  if (value.kind !== Kind.VARIABLE) return undefined;
-  const name = value.name.value;
-  const given = input.variables[name];
-  if (typeof given === 'number' && Number.isInteger(given)) return given;
-  if (given !== undefined && given !== null) return undefined;
-  const definition = input.operation.variableDefinitions?.find((v) => v.variable.name.value === name);
-  // An explicit null is no size at all: the list's default applies.
-  return definition?.defaultValue && given === undefined ? intOf(definition.defaultValue, input) : undefined;
+/** The page size its cursor carries; a cursor that says none is refused as it runs, and counts the largest page until then. */
+function cursorPageSize(field: FieldNode, input: CostInput): number | undefined {
+  for (const name of CURSOR_ARGUMENTS) {
+    const value = argumentValue(field, name, input);
+    if (value === undefined || value === null) continue;
+    return (typeof value === 'string' ? pageSizeOfCursor(value) : undefined) ?? MAX_PAGE_SIZE;
+  }
+  return undefined;
 }
 
-/** Whether a field of this type is a page of a list: it takes `first`. */
-function isPaged(parent: GraphQLCompositeType | undefined, field: FieldNode): boolean {
-  if (!parent || !(isObjectType(parent) || isInterfaceType(parent))) return false;
-  return parent.getFields()[field.name.value]?.args.some((arg) => arg.name === 'first') ?? false;
+/** The most items a list field returns for this request; 1 for a field that is not a list. */
+function listLength(field: FieldNode, definition: AnyField | undefined, input: CostInput): number {
+  if (!definition) return pageSize(field, input) ?? 1;
+  const lengthArgument = definition.extensions[LENGTH_ARGUMENT];
+  if (typeof lengthArgument === 'string') {
+    const value = argumentValue(field, lengthArgument, input);
+    // A single value where a list is expected is coerced to a list of one.
+    return Array.isArray(value) ? value.length : 1;
+  }
+  const cap = definition.extensions[LIST_CAP];
+  if (definition.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) {
+    return pageSize(field, input) ?? cursorPageSize(field, input) ?? (typeof cap === 'number' ? cap : DEFAULT_PAGE_SIZE);
+  }
+  return typeof cap === 'number' ? cap : 1;
 }
 
-function childType(parent: GraphQLCompositeType | undefined, field: FieldNode): GraphQLCompositeType | undefined {
+function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldNode): AnyField | undefined {
   if (!parent || !(isObjectType(parent) || isInterfaceType(parent))) return undefined;
-  const type = parent.getFields()[field.name.value]?.type;
-  const named = type ? getNamedType(type) : undefined;
+  return parent.getFields()[field.name.value] as AnyField | undefined;
+}
+
+function childType(definition: AnyField | undefined): GraphQLCompositeType | undefined {
+  const named = definition ? getNamedType(definition.type) : undefined;
   return named && isCompositeType(named) ? named : undefined;
 }
 
@@ -110,9 +177,10 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   if (!field.selectionSet) return SCALAR_COST;
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
-  const own = OBJECT_COST + selectionCost(field.selectionSet, childType(parent, field), input, fragments);
-  const size = pageSize(field, input) ?? (isPaged(parent, field) ? DEFAULT_PAGE_SIZE : 1);
-  return own * Math.max(size, 1);
+  const definition = fieldDefinition(parent, field);
+  let own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
+  if (definition && parent && listLengthRule(parent, definition) === 'page') own = Math.max(own, PAGE_ITEM_FLOOR);
+  return own * Math.max(listLength(field, definition, input), 1);
 }
 
 /** The cost of the operation the request runs (undefined when the document does not name one clearly). */
@@ -124,17 +192,41 @@ export function operationCost(
 ): number | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
-  const input: CostInput = { schema, document, operation, variables: variables ?? {} };
+  const input: CostInput = { schema, document, variables: variablesWithDefaults(operation, variables ?? {}) };
   const root = schema.getRootType(operation.operation) ?? undefined;
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
-/** Whether any page size in the document (a `first` or `last`) is a variable: only then does the cost depend on the variables. */
-export function costReadsVariables(document: DocumentNode): boolean {
+/** The names of the arguments a list's length is read from, in this schema. */
+const lengthArgumentNames = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+
+function lengthArguments(schema: GraphQLSchema): ReadonlySet<string> {
+  let names = lengthArgumentNames.get(schema);
+  if (!names) {
+    const found = new Set([...PAGE_ARGUMENTS, ...CURSOR_ARGUMENTS]);
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) && !isInterfaceType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        const name = field.extensions[LENGTH_ARGUMENT];
+        if (typeof name === 'string') found.add(name);
+      }
+    }
+    names = found;
+    lengthArgumentNames.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * Whether any list length in the document (a page size, a cursor, an id list) is a variable:
+ * only then does the cost depend on the variables.
+ */
+export function costReadsVariables(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const names = lengthArguments(schema);
   let reads = false;
   visit(document, {
     Argument(node) {
-      if ((node.name.value === 'first' || node.name.value === 'last') && node.value.kind === Kind.VARIABLE) {
+      if (names.has(node.name.value) && node.value.kind === Kind.VARIABLE) {
         reads = true;
         return BREAK;
       }
@@ -161,7 +253,8 @@ export function costOverLimit(
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
  * rule: yoga caches validation by document, and the same document costs differently with
  * different variables. Operations the gateway runs itself (REST routes, webhook payloads) carry
- * no yoga request parameters and are trusted.
+ * no yoga request parameters and are trusted. A batch's operations are also held to `maxCost`
+ * together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
   const refusal = (cost: number) =>
@@ -192,3 +285,4 @@ export function costLimit(options: { maxCost: number; exposeLimits: boolean }): 
     },
   };
 }
+

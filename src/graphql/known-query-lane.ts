@@ -29,7 +29,7 @@ export type KnownQueryLane = (params: CallerParams, serverContext: ServerContext
  * GET, a subscription). What it does for every request is what this lane does, in its order:
  *
  * 1. the cost, with the request's variables, is checked against the limit (cost.ts); over it goes back to yoga's stage, which refuses it.
- *    A query whose page sizes are all written in its text costs the same with any variables, and
+ *    A query whose list lengths (page sizes, cursors, id lists) are all written in its text costs the same with any variables, and
  *    was within the limit when yoga's stage first ran it, so only the others are counted again;
  * 2. the context is built by yoga's context factory from the caller and the request id, as the
  *    REST reads build theirs (execute.ts); the node request and response, and the parameters,
@@ -54,12 +54,12 @@ export function knownQueryLane(options: KnownQueryLaneOptions): KnownQueryLane {
     known.counts.answered++;
     return outcome;
   };
-  /** Per known query: whether its cost depends on the variables (a page size given as one); if not, it was within the limit when it first ran. */
+  /** Per known query: whether its cost depends on the variables (a list length given as one); if not, it was within the limit when it first ran. */
   const costVaries = new WeakMap<KnownQuery, boolean>();
   const overLimit = (query: KnownQuery, params: CallerParams): boolean => {
     let varies = costVaries.get(query);
     if (varies === undefined) {
-      varies = costReadsVariables(query.document);
+      varies = costReadsVariables(schema, query.document);
       costVaries.set(query, varies);
     }
     return varies && costOverLimit(schema, query.document, params.operationName, params.variables, maxCost) !== undefined;

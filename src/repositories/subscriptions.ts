@@ -70,14 +70,10 @@ export async function subscriptionsOf(
   db: Db,
   principal: Principal,
   subscriberId: number,
-  page: KeysetPage | null,
+  page: KeysetPage,
 ): Promise<SubscriptionRecord[]> {
   const query = selectSubscriptions(db, principal).where('su.subscriber_id', subscriberId);
-  if (page) {
-    applyKeysetPage(query, 'su.id', page);
-  } else {
-    query.orderBy('su.id', 'asc');
-  }
+  applyKeysetPage(query, 'su.id', page);
   return (await selectRows(db, query)).map(toSubscription);
 }
 

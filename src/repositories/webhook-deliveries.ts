@@ -66,11 +66,18 @@ export async function findDelivery(db: Db, subscriptionId: number, deliveryId: n
   return row ? toDelivery(row) : null;
 }
 
-/** Attempts of several deliveries (oldest first), grouped like the ids: one statement per batch. */
-export async function attemptsOf(db: Db, deliveryIds: readonly number[]): Promise<AttemptRecord[][]> {
-  const rows = (await db('webhook_attempts')
+/**
+ * The latest `latest` attempts of several deliveries (oldest first), grouped like the ids: one
+ * statement per batch. Redeliveries start the schedule over, so a delivery's attempts have no
+ * bound of their own; the window keeps what is read bounded too, not only what is answered.
+ */
+export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest: number): Promise<AttemptRecord[][]> {
+  const numbered = db('webhook_attempts')
+    .select('*')
+    .rowNumber('newest', (window) => window.orderBy('id', 'desc').partitionBy('delivery_id'))
     .whereIn('delivery_id', deliveryIds as number[])
-    .orderBy('id')) as Record<string, unknown>[];
+    .as('numbered');
+  const rows = (await db.select('*').from(numbered).where('newest', '<=', latest).orderBy('id')) as Record<string, unknown>[];
   const grouped = new Map<number, AttemptRecord[]>();
   for (const row of rows) {
     const list = grouped.get(Number(row.delivery_id)) ?? [];

@@ -9,6 +9,7 @@ import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf, type Execute } from '../graphql/execute.js';
+import { batchAdmission } from '../graphql/batch-admission.js';
 import { graphqlTransport } from '../graphql/http-transport.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp, graphqlContextOf, type YogaApp } from '../graphql/yoga.js';
@@ -146,7 +147,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const known = yogaOptions.knownQueries;
   const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf });
   const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane, known });
-  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, transport });
+  const admitBatch = batchAdmission({
+    schema,
+    limits: config.limits.graphql,
+    charge: (principal, res, points) => authentication.chargeMore(principal, res, points),
+  });
+  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, admitBatch, transport });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

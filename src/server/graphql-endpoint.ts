@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAuthentication } from '../auth/request-authentication.js';
 import { sendGraphQLError } from '../graphql/send-failure.js';
+import type { BatchAdmission } from '../graphql/batch-admission.js';
 import type { GraphQLTransport } from '../graphql/http-transport.js';
 import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import type { YogaApp } from '../graphql/yoga.js';
@@ -43,6 +44,8 @@ export interface GraphQLEndpointOptions {
   authentication: RequestAuthentication;
   streams: StreamAdmission;
   bodyLimitBytes: number;
+  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before either transport has it. */
+  admitBatch: BatchAdmission;
   /**
    * Answers the plain JSON requests without yoga's Fetch emulation (src/graphql/http-transport.ts);
    * without it yoga answers every request, which is what the transport is compared with.
@@ -75,6 +78,8 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
         }
         // Read (and bound) the body here, for the transport and yoga alike.
         requestBody = await readUtf8Body(req, options.bodyLimitBytes);
+        const admitting = options.admitBatch(requestBody, principal, res);
+        if (admitting) await admitting;
       }
       const admitting = options.streams.admit(req, res, principal, requestBody);
       const liveStream = admitting && (await admitting);

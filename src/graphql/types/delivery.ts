@@ -5,9 +5,16 @@ import { notFound } from '../../shared/errors.js';
 import type { ConnectionArgs } from '../../shared/pagination/keyset.js';
 import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
+import { listCap } from '../cost.js';
 import { DEVELOPER_ONLY } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
+/**
+ * The most attempts a delivery shows: its latest. A schedule of the default seven retries makes
+ * eight attempts a run, and each redelivery starts another run, so without a cap the list grows
+ * with every redelivery.
+ */
+export const MAX_DELIVERY_ATTEMPTS_SHOWN = 50;
 export const DEFAULT_DELIVERY_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt').implement({
@@ -38,8 +45,9 @@ export const Delivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').imp
     completedDateTime: t.expose('completedDateTime', { type: 'DateTime', nullable: true }),
     attempts: t.loadableList({
       type: DeliveryAttempt,
-      description: 'Every attempt, oldest first.',
-      load: (ids: number[], context) => attemptsOf(context.services.db, ids),
+      description: `The latest ${MAX_DELIVERY_ATTEMPTS_SHOWN} attempts, oldest first.`,
+      extensions: listCap(MAX_DELIVERY_ATTEMPTS_SHOWN),
+      load: (ids: number[], context) => attemptsOf(context.services.db, ids, MAX_DELIVERY_ATTEMPTS_SHOWN),
       resolve: (d) => d.deliveryId,
     }),
   }),

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { badInput } from '../../shared/errors.js';
 import { MAX_PAGE_SIZE } from '../../shared/pagination/keyset.js';
 import { builder } from '../builder.js';
+import { listLengthArgument } from '../cost.js';
 import { decodeGlobalId } from '../global-id.js';
 
 function decodeOrError(id: string): { typename: string; id: number } | GraphQLError {
@@ -21,6 +22,7 @@ builder.queryField('nodes', (t) =>
     type: [builder.nodeInterfaceRef()],
     nullable: { list: false, items: true },
     args: { ids: t.arg.idList({ required: true }) },
+    extensions: listLengthArgument('ids'),
     resolve: async (_root, args, context, info) => {
       // Bounded like a connection page, so one request cannot ask for an unbounded batch.
       if (args.ids.length > MAX_PAGE_SIZE) throw badInput(`nodes takes at most ${MAX_PAGE_SIZE} ids`);

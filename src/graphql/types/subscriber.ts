@@ -2,9 +2,18 @@ import { buildConnection, DEFAULT_PAGE_SIZE, keysetConnection, type KeysetPage }
 import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
 import { subscriptionsOf, type SubscriptionRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
+import { listCap } from '../cost.js';
+import { EVENT_CATALOG } from '../../webhooks/catalog.js';
 import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
+/**
+ * The most subscriptions a subscriber's list returns when asked for no page: the default of
+ * MAX_SUBSCRIPTIONS_PER_SUBSCRIBER. It is fixed rather than read from the configuration so that
+ * the schema, and the cost it declares, is the same on every instance; a subscriber allowed more
+ * has the rest behind the page's cursor.
+ */
+export const MAX_SUBSCRIPTIONS_SHOWN = 1000;
 export const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
   description: 'An event/eventType pair a subscriber may subscribe a URI to.',
   fields: (t) => ({
@@ -25,21 +34,24 @@ export const Subscriber = builder.loadableNode('Subscriber', {
     eventFilters: t.loadableList({
       type: EventFilter,
       description: 'The pairs this subscriber can subscribe to.',
+      // One per catalog pair at most: the table keeps each pair once per subscriber, and only catalog pairs are imported.
+      extensions: listCap(EVENT_CATALOG.length),
       load: (subscriberIds: number[], context) => eventFiltersOf(context.services.db, subscriberIds),
       resolve: (subscriber) => subscriber.subscriberId,
     }),
     subscriptions: t.connection({
       type: EventSubscription,
-      description: 'The subscriber’s subscriptions by id; all of them when no page arguments are given.',
+      description: `The subscriber’s subscriptions by id; the first ${MAX_SUBSCRIPTIONS_SHOWN} when no page arguments are given.`,
+      extensions: listCap(MAX_SUBSCRIPTIONS_SHOWN),
       resolve: async (subscriber, args, context) => {
         const { db, cursors } = context.services;
         const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE };
         const keyOf = (s: SubscriptionRecord) => s.subscriptionId;
-        const fetch = (page: KeysetPage | null) => subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
+        const fetch = (page: KeysetPage) => subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
         const paged = args.first != null || args.last != null || args.after != null || args.before != null;
         if (paged) return keysetConnection({ args, list, codec: cursors, keyOf, fetch });
-        const rows = await fetch(null);
-        return buildConnection(rows, { direction: 'forward', from: null, size: rows.length, filter: null }, list, keyOf, cursors);
+        const all: KeysetPage = { direction: 'forward', from: null, size: MAX_SUBSCRIPTIONS_SHOWN, filter: null };
+        return buildConnection(await fetch(all), all, list, keyOf, cursors);
       },
     }),
   }),

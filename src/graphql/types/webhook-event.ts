@@ -1,5 +1,6 @@
 import { EVENT_CATALOG, type CatalogEntry } from '../../webhooks/catalog.js';
 import { builder } from '../builder.js';
+import { listCap } from '../cost.js';
 import { DEVELOPER_ONLY } from './access.js';
 
 export const WebhookEvent = builder.objectRef<CatalogEntry>('WebhookEvent').implement({
@@ -16,6 +17,7 @@ builder.queryField('webhookEvents', (t) =>
     type: [WebhookEvent],
     authScopes: DEVELOPER_ONLY,
     description: 'The event catalog: every event/eventType pair shiftgate can deliver.',
+    extensions: listCap(EVENT_CATALOG.length),
     resolve: () => [...EVENT_CATALOG],
   }),
 );

@@ -23,6 +23,7 @@ export interface CursorPayload {
 const SIDE_CODES = { after: 'a', before: 'b' } as const;
 
 const SIGNATURE_BYTES = 12;
+const MAX_CURSOR_LENGTH = 512;
 
 export class CursorCodec {
   private readonly key: Buffer;
@@ -41,7 +42,7 @@ export class CursorCodec {
   /** Decodes a cursor issued for this kind and owner; anything else is a BAD_CURSOR error. */
   decode(cursor: string, kind: string, owner: number): CursorPayload {
     const invalid = () => badCursor('The page cursor is malformed or was not issued for this list');
-    if (cursor.length > 512) throw invalid();
+    if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalid();
     const given = Buffer.from(signature, 'base64url');
@@ -69,5 +70,22 @@ export class CursorCodec {
 
   private sign(body: string): Buffer {
     return createHmac('sha256', this.key).update(body).digest().subarray(0, SIGNATURE_BYTES);
+  }
+}
+
+/**
+ * The page size a cursor says it was issued with, read before its signature is checked (the
+ * cost of a request is counted before it runs, without the codec's key); undefined when it says
+ * none. A cursor that was not issued here is refused by decode() all the same.
+ */
+export function pageSizeOfCursor(cursor: string): number | undefined {
+  if (cursor.length > MAX_CURSOR_LENGTH) return undefined;
+  const body = cursor.split('.', 1)[0] ?? '';
+  try {
+    const fields: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    const size = Array.isArray(fields) ? (fields as unknown[])[3] : undefined;
+    return Number.isInteger(size) ? (size as number) : undefined;
+  } catch {
+    return undefined;
   }
 }

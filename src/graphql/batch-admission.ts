@@ -1,0 +1,69 @@
+import type { ServerResponse } from 'node:http';
+import { parse, type GraphQLSchema } from 'graphql';
+import { badInput } from '../shared/errors.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+import type { Principal } from '../shared/principal.js';
+import type { GraphQLLimits } from './armor.js';
+import { operationCost } from './cost.js';
+
+export interface BatchAdmissionOptions {
+  schema: GraphQLSchema;
+  limits: Pick<GraphQLLimits, 'maxCost' | 'maxTokens' | 'batchLimit' | 'exposeLimits'>;
+  /** Charges the key `points` more requests of its budget; throws RATE_LIMITED when it cannot pay. */
+  charge: (principal: Principal, res: ServerResponse, points: number) => void | Promise<void>;
+}
+
+/** Admits a POST body to /graphql, or throws the refusal; resolves once the key has paid. */
+export type BatchAdmission = (body: Buffer, principal: Principal, res: ServerResponse) => void | Promise<void>;
+
+const OPENING_BRACKET = 0x5b;
+const WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+function startsWithBracket(body: Buffer): boolean {
+  for (const byte of body) if (!WHITE_SPACE.has(byte)) return byte === OPENING_BRACKET;
+  return false;
+}
+
+/** One operation's cost; one that does not parse or name an operation clearly is refused before it runs, and counts nothing. */
+function itemCost(schema: GraphQLSchema, item: unknown, maxTokens: number): number {
+  if (!isPlainObject(item) || typeof item.query !== 'string') return 0;
+  const variables = isPlainObject(item.variables) ? item.variables : undefined;
+  const operationName = typeof item.operationName === 'string' ? item.operationName : undefined;
+  try {
+    return operationCost(schema, parse(item.query, { maxTokens, noLocation: true }), operationName, variables) ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A batch is as many requests as it carries operations, whichever way /graphql then answers it
+ * (the JSON transport or yoga): the authentication charged the key one, and each further
+ * operation is charged here; and its operations' costs together are held to GRAPHQL_MAX_COST,
+ * as one operation's is (cost.ts), before any of them runs. A body that is not a batch within
+ * GRAPHQL_BATCH_LIMIT is left alone: one operation is costed as it runs, and a malformed or
+ * oversized batch is refused by yoga.
+ */
+export function batchAdmission(options: BatchAdmissionOptions): BatchAdmission {
+  const { schema, limits, charge } = options;
+  const refuse = (cost: number) =>
+    badInput(limits.exposeLimits ? `Batch cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(cost)}` : 'Batch cost limit exceeded');
+  const costOf = (operations: unknown[]) => {
+    let total = 0;
+    for (const item of operations) total += itemCost(schema, item, limits.maxTokens);
+    if (total > limits.maxCost) throw refuse(total);
+  };
+  return (body, principal, res) => {
+    if (!startsWithBracket(body)) return;
+    let operations: unknown;
+    try {
+      operations = JSON.parse(body.toString('utf8'));
+    } catch {
+      return;
+    }
+    if (!Array.isArray(operations) || operations.length < 2 || operations.length > limits.batchLimit) return;
+    const paid = charge(principal, res, operations.length - 1);
+    if (paid) return paid.then(() => costOf(operations));
+    costOf(operations);
+  };
+}
