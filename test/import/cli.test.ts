@@ -70,6 +70,18 @@ describe('shiftgate import FILE', () => {
     expect(await snapshot(t.db)).toEqual(before);
   });
 
+  it('refuses to hand a stored subscriber to another company and exits 1, writing nothing', async () => {
+    expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+    const before = await snapshot(t.db);
+
+    const result = runImport(writeJson('move.json', { subscribers: [{ id: 301, companyId: 2, name: 'Acme payroll' }] }));
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('subscribers[0].companyId: subscriber 301 belongs to company 1 and cannot move to company 2\n');
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   it('explains an unreadable file or invalid JSON in one line and exits 1', () => {
     const missing = runImport(join(t.dir, 'missing.json'));
     expect(missing.code).toBe(1);
