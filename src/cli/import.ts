@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
-import { fileSource, importScanned, ImportValidationError, JsonSyntaxError, scanImport, type ScannedImport } from '../import/import-data.js';
+import { fileSource, importScanned, ImportValidationError, JsonRefusedError, JsonSyntaxError, scanImport, type ScannedImport } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
 import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
@@ -50,6 +50,9 @@ async function importFile(file: string, config: Config, started: number, progres
     progress.end();
     if (error instanceof JsonSyntaxError) {
       console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+    } else if (error instanceof JsonRefusedError) {
+      // A problem line like the others: the file is refused before the database is opened.
+      process.stderr.write(`${error.message}\n`);
     } else {
       const code = (error as NodeJS.ErrnoException).code;
       console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${messageOf(error)}`}`);

@@ -25,7 +25,7 @@ export type { ImportSummary } from './summary.js';
 export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
 export { fileSource } from './source.js';
-export { JsonSyntaxError } from './json-stream.js';
+export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 
 export interface ImportOptions {
   /**

@@ -1,4 +1,4 @@
-import { scanJsonFile } from './json-stream.js';
+import { scanJsonFile } from './json-file.js';
 import { SECTIONS, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
@@ -51,7 +51,10 @@ export function memorySource(input: unknown): ImportSource {
   };
 }
 
-/** An import file read from disk a buffer at a time (json-stream.ts); a syntax error throws JsonSyntaxError. */
+/**
+ * An import file read from disk a buffer at a time (json-file.ts); a syntax error throws
+ * JsonSyntaxError, a bound exceeded or invalid text JsonRefusedError.
+ */
 export function fileSource(path: string): ImportSource {
   return {
     async scan(visitor) {
