@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fullFile, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 function runImport(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, 'import', ...args], {
+  return runNode([BIN, 'import', ...args]);
+}
+
+function runNode(args: string[]) {
+  const result = spawnSync(process.execPath, args, {
     env: { ...process.env, DATABASE_URL: t.url },
     encoding: 'utf8',
     timeout: 30_000,
@@ -170,6 +174,99 @@ describe('shiftgate import FILE', () => {
     expect(good.stdout).toContain('timesheets: 3002 inserted, 0 updated, 0 unchanged (3002 records)');
     const stored = (await t.db('timesheets').where('timesheet_id', 102_999).first()) as { notes: string };
     expect(JSON.parse(stored.notes)).toEqual([{ text: '"]}{[ été \u{1F512} 2999' }]);
+  });
+
+  describe('text that is not valid Unicode', () => {
+    it('refuses bytes that are not UTF-8 with the path they are in, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = join(t.dir, 'latin1.json');
+      const head = '{"companies": [{"id": 1, "name": "Acme"}, {"id": 2, "name": "Other ';
+      writeFileSync(path, Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('"}]}')]));
+
+      const result = runImport(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`companies[1].name: not valid UTF-8 (byte 0xff at byte ${head.length})\n`);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses an escaped lone surrogate with its path, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = join(t.dir, 'surrogate.json');
+      writeFileSync(path, '{"companies": [{"id": 1, "name": "Acme \\ud800"}]}');
+
+      const result = runImport(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('companies[0].name: text with a lone surrogate (not valid Unicode)\n');
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+  });
+
+  describe('memory, whatever the file holds', () => {
+    /** Runs the import with its peak resident memory, in MB, written at exit. */
+    function runMeasured(file: string) {
+      const rssFile = join(t.dir, 'max-rss');
+      const preload = `data:text/javascript,${encodeURIComponent(
+        `import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
+      )}`;
+      const result = runNode(['--import', preload, BIN, 'import', file]);
+      return { ...result, peakMB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+    }
+
+    /** Writes `head`, then `repeat` `times` over, then `tail`, a megabyte at a time. */
+    function writeLarge(name: string, head: string, repeat: string, times: number, tail: string): string {
+      const path = join(t.dir, name);
+      const fd = openSync(path, 'w');
+      writeSync(fd, head);
+      const perWrite = Math.max(1, Math.floor((1 << 20) / repeat.length));
+      const block = repeat.repeat(perWrite);
+      for (let written = 0; written < times; written += perWrite) writeSync(fd, written + perWrite <= times ? block : repeat.repeat(times - written));
+      writeSync(fd, tail);
+      closeSync(fd);
+      return path;
+    }
+
+    const TIMESHEET = '{"timesheets": [{"timesheetId": 9100, "siteId": 100, "employeeId": 1001, "notes": ';
+
+    it('refuses a string of 320 MB at its path, in little memory, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = writeLarge('long-string.json', `${TIMESHEET}[{"text": "`, 'x', 320 * (1 << 20), '"}]}]}');
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('timesheets[0].notes[0].text: text longer than 65,536 characters\n');
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses nesting 200,000 deep at its path, in little memory, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = writeLarge('deep.json', TIMESHEET, '[', 200_000, `${']'.repeat(200_000)}}]}`);
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^timesheets\[0\]\.notes(\[0\]){61}: nested deeper than 64 levels\n$/);
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses a record of many small values at its path, in little memory, writing nothing', () => {
+      const path = writeLarge('wide.json', `${TIMESHEET}[`, '{},', 50_000_000, '{}]}]}');
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^timesheets\[0\]\.notes\[\d+\]: larger than 1,048,576 characters\n$/);
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+    });
   });
 
   it('exits 2 with usage when no file is given', () => {
