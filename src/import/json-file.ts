@@ -253,6 +253,8 @@ class TokenReader {
   }
 
   private take(token: Token): void | Promise<void> {
+    // Most tokens are inside an element.
+    if (this.at === At.Building) return this.build(token);
     switch (this.at) {
       case At.Start:
         if (token.name === 'startObject') {
@@ -302,8 +304,6 @@ class TokenReader {
           return;
         }
         this.startBuilding('element');
-        return this.build(token);
-      case At.Building:
         return this.build(token);
       case At.Skipping:
         return this.skip(token);
