@@ -374,6 +374,8 @@ class TokenReader {
       }
       case 'endNumber': {
         const number = Number(this.text);
+        // No field takes a number this large, and JSON.stringify (the import's spool) would write it as null.
+        if (!Number.isFinite(number)) this.refuse('number out of range');
         this.text = '';
         return this.add(number);
       }

@@ -130,6 +130,12 @@ describe('bounds while parsing', () => {
     expect((await scan(`{"timesheets": [{"notes": [{"text": "${long.slice(1)}"}]}]}`)).elements).toHaveLength(1);
   });
 
+  it('refuses a number beyond what a double holds, at its path, and takes the largest one', async () => {
+    expect((await refusal('{"licenses": [{"securityLicenseId": 1, "reminder": 1e400}]}')).message).toBe('licenses[0].reminder: number out of range');
+    expect((await refusal('{"timesheets": [{"allowances": [{"amount": -2e308}]}]}')).path).toEqual(['timesheets', 0, 'allowances', 0, 'amount']);
+    expect((await scan('{"licenses": [{"reminder": 1.7976931348623157e308, "x": 1e-400}]}')).elements).toEqual([['licenses', { reminder: Number.MAX_VALUE, x: 0 }]]);
+  });
+
   it('refuses nesting deeper than the bound, in kept and skipped values alike', async () => {
     const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
     // The top-level object, the array and the element take three levels.
