@@ -24,7 +24,7 @@ export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
 export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
-export { fileSource } from './source.js';
+export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 
 export interface ImportOptions {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fullFile, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -18,9 +18,9 @@ function runImport(...args: string[]) {
   return runNode([BIN, 'import', ...args]);
 }
 
-function runNode(args: string[]) {
+function runNode(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, args, {
-    env: { ...process.env, DATABASE_URL: t.url },
+    env: { ...process.env, DATABASE_URL: t.url, ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -174,6 +174,26 @@ describe('shiftgate import FILE', () => {
     expect(good.stdout).toContain('timesheets: 3002 inserted, 0 updated, 0 unchanged (3002 records)');
     const stored = (await t.db('timesheets').where('timesheet_id', 102_999).first()) as { notes: string };
     expect(JSON.parse(stored.notes)).toEqual([{ text: '"]}{[ été \u{1F512} 2999' }]);
+  });
+
+  it('leaves no spool in the temporary folder after an import, a refused record or a refused file', async () => {
+    const tmp = join(t.dir, 'tmp');
+    mkdirSync(tmp);
+    const inTmp = (file: string) => runNode([BIN, 'import', file], { TMPDIR: tmp });
+    const file = fullFile();
+    expect(inTmp(writeJson('ok.json', file)).code).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+
+    (file.licenses[1] as Record<string, unknown>).state = 7;
+    const refused = inTmp(writeJson('bad.json', file));
+    expect(refused.stderr).toBe('licenses[1].state: expected a string, got number\n');
+    expect(readdirSync(tmp)).toEqual([]);
+
+    const path = join(t.dir, 'late.json');
+    writeFileSync(path, Buffer.concat([Buffer.from(JSON.stringify(fullFile()).slice(0, -1)), Buffer.from(',"sites": [{"name": "'), Buffer.from([0xff]), Buffer.from('"}]}')]));
+    const notText = inTmp(path);
+    expect(notText.stderr).toMatch(/^sites\[0\]\.name: not valid UTF-8/);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   describe('text that is not valid Unicode', () => {

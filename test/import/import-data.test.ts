@@ -314,6 +314,7 @@ describe('the second reading', () => {
     const read: string[] = [];
     const source = {
       scan: scanned.source.scan,
+      close: scanned.source.close,
       elements: (section: Section, each: (value: unknown, index: number) => void | Promise<void>) => {
         read.push(section);
         return scanned.source.elements(section, each);
