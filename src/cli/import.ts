@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
-import { fileSource, importScanned, ImportValidationError, JsonRefusedError, JsonSyntaxError, scanImport, type ImportSource, type ScannedImport } from '../import/import-data.js';
+import { fileSource, importScanned, ImportValidationError, JsonRefusedError, JsonSyntaxError, scanImport, SpoolError, type ImportSource, type ScannedImport } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
 import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
@@ -52,6 +52,8 @@ async function importFile(file: string, source: ImportSource, config: Config, st
     progress.end();
     if (error instanceof JsonSyntaxError) {
       console.error(`shiftgate import: ${file} is not valid JSON: ${messageOf(error)}`);
+    } else if (error instanceof SpoolError) {
+      console.error(`shiftgate import: ${error.message}`);
     } else if (error instanceof JsonRefusedError) {
       // A problem line like the others: the file is refused before the database is opened.
       process.stderr.write(`${error.message}\n`);

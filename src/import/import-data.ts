@@ -26,6 +26,7 @@ export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
+export { SpoolError } from './spool.js';
 
 export interface ImportOptions {
   /**

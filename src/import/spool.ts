@@ -11,6 +11,25 @@ import type { Section } from './format.js';
 const WRITE_CHARS = 64 * 1024;
 const READ_SIZE = 256 * 1024;
 
+/** The spool's files could not be made or written (a missing or full temporary folder). */
+export class SpoolError extends Error {
+  override name = 'SpoolError';
+
+  constructor(folder: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    super(`cannot write its temporary files in ${folder}${code ? ` (${code})` : `: ${cause instanceof Error ? cause.message : String(cause)}`}`, { cause });
+  }
+}
+
+/** Runs `write`, a failure told as a SpoolError. */
+async function spooling<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw new SpoolError(tmpdir(), error);
+  }
+}
+
 interface SectionFile {
   handle: FileHandle;
   pending: string[];
@@ -74,10 +93,10 @@ export class ElementSpool {
   }
 
   private async openWith(section: Section, line: string): Promise<void> {
-    const dir = await mkdtemp(join(tmpdir(), 'shiftgate-import-'));
+    const dir = await spooling(() => mkdtemp(join(tmpdir(), 'shiftgate-import-')));
     this.leftovers.push(dir);
     const path = join(dir, `${section}.jsonl`);
-    this.files.set(section, { handle: await open(path, 'w+', 0o600), pending: [line], pendingChars: line.length + 1 });
+    this.files.set(section, { handle: await spooling(() => open(path, 'w+', 0o600)), pending: [line], pendingChars: line.length + 1 });
     try {
       await unlink(path);
       await rmdir(dir);
@@ -92,6 +111,6 @@ export class ElementSpool {
     const text = `${file.pending.join('\n')}\n`;
     file.pending = [];
     file.pendingChars = 0;
-    await file.handle.write(text);
+    await spooling(() => file.handle.write(text));
   }
 }

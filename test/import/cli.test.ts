@@ -196,6 +196,18 @@ describe('shiftgate import FILE', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  it('says so in one line when its temporary folder cannot be written, writing nothing', async () => {
+    const before = await snapshot(t.db);
+    const missing = join(t.dir, 'no-such-folder');
+
+    const result = runNode([BIN, 'import', writeJson('ok.json', fullFile())], { TMPDIR: missing });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`shiftgate import: cannot write its temporary files in ${missing} (ENOENT)\n`);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   describe('text that is not valid Unicode', () => {
     it('refuses bytes that are not UTF-8 with the path they are in, writing nothing', async () => {
       expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
