@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
 import { firstLineOf } from '../shared/startup-error.js';
-import { fileSource, importScanned, ImportValidationError, JsonSyntaxError, scanImport, type ScannedImport } from '../import/import-data.js';
+import { fileSource, importScanned, ImportValidationError, JsonRefusedError, JsonSyntaxError, scanImport, SpoolError, type ImportSource, type ScannedImport } from '../import/import-data.js';
 import { formatSummary } from '../import/summary.js';
 import { emitImportEvents } from '../import/events.js';
 import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
@@ -30,23 +30,30 @@ export async function importCommand(args: string[], config: Config): Promise<num
   const started = performance.now();
   // Only a person watching a terminal wants a line rewritten in place; a pipe or log would get clutter.
   const progress = process.stderr.isTTY ? progressLine(process.stderr) : NO_PROGRESS;
+  const source = fileSource(file);
   try {
-    return await importFile(file, config, started, progress);
+    return await importFile(file, source, config, started, progress);
   } finally {
     progress.end();
+    await source.close();
   }
 }
 
-async function importFile(file: string, config: Config, started: number, progress: ProgressLine): Promise<number> {
+async function importFile(file: string, source: ImportSource, config: Config, started: number, progress: ProgressLine): Promise<number> {
   progress.start();
   let scanned: ScannedImport;
   try {
     // The first reading needs no database: a file that cannot be read or is not JSON leaves it untouched.
-    scanned = await scanImport(fileSource(file));
+    scanned = await scanImport(source);
   } catch (error) {
     progress.end();
     if (error instanceof JsonSyntaxError) {
       console.error(`shiftgate import: ${file} is not valid JSON: ${firstLineOf(error)}`);
+    } else if (error instanceof SpoolError) {
+      console.error(`shiftgate import: ${error.message}`);
+    } else if (error instanceof JsonRefusedError) {
+      // A problem line like the others: the file is refused before the database is opened.
+      process.stderr.write(`${error.message}\n`);
     } else {
       const code = (error as NodeJS.ErrnoException).code;
       console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${firstLineOf(error)}`}`);

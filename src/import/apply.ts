@@ -6,6 +6,7 @@ import type { ImportProgressSink } from './progress.js';
 import type { Problems } from './problems.js';
 import type { ImportSource } from './source.js';
 import type { ElementChecks } from './validate.js';
+import type { OwnedRecord } from './company-consistency.js';
 import type { ImportOutcomes } from './outcomes.js';
 import { parkChangedEventFilters, writeChunk } from './write.js';
 import type { Entity } from './rows.js';
@@ -21,6 +22,11 @@ const CHUNK_RECORDS = 500;
 
 const LATER_REFERENCES = REFERENCES.filter((ref) => !CHECKED_FIRST.has(ref.section));
 
+/** A valid record of the file, with what the company check needs. */
+interface Valid extends OwnedRecord {
+  record: object;
+}
+
 interface Progress {
   total: number;
   compared: number;
@@ -32,8 +38,9 @@ interface Progress {
  * The second reading, section by section in write order (parents first, whatever order the
  * file lists them in; only the `sections` that have elements): licenses and timesheets are checked one element at a time, and every
  * valid record is compared with the stored row and written, a chunk at a time, inside the
- * caller's transaction. Once any problem is known nothing more is written (the caller rolls
- * back), but the reading goes on so that every problem is reported.
+ * caller's transaction. Every valid record is checked against the company of its stored
+ * version. Once any problem is known nothing more is written (the caller rolls back), but the
+ * reading and the checks go on so that every problem is reported.
  */
 export async function applySource(
   trx: Tx,
@@ -47,8 +54,12 @@ export async function applySource(
   const filters: PlannedRow[] = [];
   let sectionReported = false;
 
-  const flush = async (section: Section, records: object[]) => {
-    if (records.length === 0 || problems.count > 0) return;
+  const flush = async (section: Section, chunk: Valid[]) => {
+    if (chunk.length === 0) return;
+    // Checked even once the import is refused, so that every record that would move is reported.
+    await checks.storedCompany(section, chunk);
+    if (problems.count > 0) return;
+    const records = chunk.map((valid) => valid.record);
     const planned = await planChunk(trx, section, records, outcomes.generatedSecrets);
     outcomes.add(section, planned);
     progress.compared += records.length;
@@ -73,7 +84,8 @@ export async function applySource(
     const early = CHECKED_FIRST.has(section);
     const schema = SECTIONS[section].schema;
     const references = LATER_REFERENCES.filter((ref) => ref.section === section);
-    let records: object[] = [];
+    const idField = SECTIONS[section].idField;
+    let records: Valid[] = [];
     sectionReported = false;
     await source.elements(section, (element, index) => {
       if (!isPlainObject(element)) {
@@ -94,8 +106,10 @@ export async function applySource(
           checks.timesheetCompany(index, value.employeeId, value.siteId);
         }
       }
-      if (!result.success || problems.count > 0) return;
-      records.push(result.data);
+      if (!result.success) return;
+      const record: object = result.data;
+      const id = (record as Record<string, number>)[idField]!;
+      records.push({ index, id, company: checks.companyOf(section, record), record });
       // Only a full chunk returns a promise, so the reading waits once per chunk, not per element.
       if (records.length < CHUNK_RECORDS) return;
       const full = records;

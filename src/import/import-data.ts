@@ -24,8 +24,9 @@ export { ImportValidationError } from './problems.js';
 export type { ImportSummary } from './summary.js';
 export type { ImportProgress, ImportProgressSink } from './progress.js';
 export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
-export { fileSource } from './source.js';
-export { JsonSyntaxError } from './json-stream.js';
+export { fileSource, type ImportSource } from './source.js';
+export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
+export { SpoolError } from './spool.js';
 
 export interface ImportOptions {
   /**

@@ -22,7 +22,7 @@ export interface PlannedRow {
  */
 const ceilings = new WeakMap<Tx, Map<Entity, number>>();
 
-async function storedCeiling(trx: Tx, entity: Entity): Promise<number> {
+export async function storedCeiling(trx: Tx, entity: Entity): Promise<number> {
   let known = ceilings.get(trx);
   if (!known) {
     known = new Map();

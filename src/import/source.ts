@@ -1,4 +1,5 @@
-import { scanJsonFile } from './json-stream.js';
+import { scanJsonFile } from './json-file.js';
+import { ElementSpool } from './spool.js';
 import { SECTIONS, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
@@ -22,6 +23,8 @@ export interface ImportSource {
   scan(visitor: SourceVisitor): Promise<void>;
   /** The elements of one section, in order; nothing when it is absent or not an array. */
   elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void>;
+  /** Frees what the readings hold; the source is not read again. */
+  close(): Promise<void>;
 }
 
 const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
@@ -48,11 +51,18 @@ export function memorySource(input: unknown): ImportSource {
       if (!Array.isArray(value)) return;
       for (let index = 0; index < value.length; index++) await each(value[index], index);
     },
+    async close() {},
   };
 }
 
-/** An import file read from disk a buffer at a time (json-stream.ts); a syntax error throws JsonSyntaxError. */
+/**
+ * An import file read from disk a buffer at a time (json-file.ts); a syntax error throws
+ * JsonSyntaxError, a bound exceeded or invalid text JsonRefusedError. The file is parsed once:
+ * the first reading keeps every element of a section in a temporary spool (spool.ts), which the
+ * second reading takes them back from. `close` frees the spool.
+ */
 export function fileSource(path: string): ImportSource {
+  const spool = new ElementSpool();
   return {
     async scan(visitor) {
       let index = 0;
@@ -66,19 +76,14 @@ export function fileSource(path: string): ImportSource {
         },
         element(key, value) {
           visitor.element(key as Section, index++, value);
+          return spool.add(key as Section, value);
         },
         value(key, value) {
           if (value !== null) visitor.notArray(key as Section, value);
         },
       });
     },
-    async elements(section, each) {
-      let index = 0;
-      await scanJsonFile(path, {
-        member: (key) => (key === section ? 'elements' : 'skip'),
-        element: (_key, value) => each(value, index++),
-        value: () => {},
-      });
-    },
+    elements: (section, each) => spool.read(section, each),
+    close: () => spool.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import { checkCompanyConsistency, type TimesheetCompanyCheck } from './company-consistency.js';
+import { companyChecks, type CompanyChecks } from './company-consistency.js';
 import { checkEventPair } from './event-pair.js';
 import { eventFiltersOfSubscribers, existingIds, loadRows } from '../repositories/import-tables.js';
 import type { ReferenceTarget, Section } from './format.js';
@@ -78,21 +78,21 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   }
 }
 
-/** The checks of single licenses and timesheets that the second reading makes with what was loaded here. */
-export interface ElementChecks {
+/** The checks of single records that the second reading makes with what was loaded here. */
+export interface ElementChecks extends CompanyChecks {
   reference: ReferenceCheck;
-  timesheetCompany: TimesheetCompanyCheck;
 }
 
 /**
  * The checks that need the database, made before anything is written: references of the
- * sections checked first, records moving company, and event filter ownership and uniqueness.
- * What the per-element checks of licenses and timesheets need is loaded now and handed back.
+ * sections checked first, and event filter ownership and uniqueness. What the per-record checks
+ * of the second reading need (references of licenses and timesheets, companies) is loaded now
+ * and handed back.
  */
 export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems): Promise<ElementChecks> {
   const reference = referenceCheck(facts, await storedTargets(trx, facts), problems);
   for (const ref of facts.references) reference(ref.section, ref.index, ref.field, ref.target, ref.id);
-  const timesheetCompany = await checkCompanyConsistency(trx, facts, problems);
+  const companies = await companyChecks(trx, facts, problems);
   await checkEventFilters(trx, facts, problems);
-  return { reference, timesheetCompany };
+  return { reference, ...companies };
 }

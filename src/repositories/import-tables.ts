@@ -2,6 +2,7 @@ import type { Tx } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { placeholders, quoteIdentifier, SqliteBulk } from '../shared/db/bulk-statements.js';
 import { sqliteBinding } from '../shared/db/select-rows.js';
+import { timesheetCompanies } from './timesheets.js';
 
 /**
  * The import's reads and writes. An import works on whole tables by id (companies … event
@@ -58,28 +59,34 @@ export async function parentIds(trx: Tx, table: string, parentColumn: string, id
   return parents;
 }
 
-/** Stored sites under these customers, with their customer. */
-export async function sitesOfCustomers(trx: Tx, customerIds: Iterable<number>): Promise<Map<number, number>> {
-  const sites = new Map<number, number>();
-  for (const part of chunk([...new Set(customerIds)], ID_CHUNK)) {
-    const rows = (await trx('sites').select('id', 'customer_id').whereIn('customer_id', part)) as Row[];
-    for (const row of rows) sites.set(Number(row.id), Number(row.customer_id));
+/** The kinds of record that belong to a company, directly or through their parents. */
+export type OwnedKind = 'customers' | 'sites' | 'staff' | 'licenses' | 'timesheets' | 'subscribers';
+
+function companyQuery(trx: Tx, kind: Exclude<OwnedKind, 'timesheets'>) {
+  switch (kind) {
+    case 'sites':
+      return { query: trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id'), id: 's.id' };
+    case 'licenses':
+      return {
+        query: trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id'),
+        id: 'l.security_license_id',
+      };
+    default:
+      return { query: trx(kind).select('id', 'company_id'), id: 'id' };
   }
-  return sites;
 }
 
-/** Stored timesheets of these employees or sites: their site and employee. */
-export async function timesheetLinks(
-  trx: Tx,
-  column: 'employee_id' | 'site_id',
-  ids: Iterable<number>,
-): Promise<Map<number, { siteId: number; employeeId: number }>> {
-  const links = new Map<number, { siteId: number; employeeId: number }>();
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx('timesheets').select('timesheet_id', 'site_id', 'employee_id').whereIn(column, part)) as Row[];
-    for (const row of rows) links.set(Number(row.timesheet_id), { siteId: Number(row.site_id), employeeId: Number(row.employee_id) });
+/** The company each of these stored records belongs to, through its parents; unknown ids are left out. */
+export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<number>): Promise<Map<number, number>> {
+  const unique = [...new Set(ids)];
+  if (kind === 'timesheets') return timesheetCompanies(trx, unique);
+  const companies = new Map<number, number>();
+  for (const part of chunk(unique, ID_CHUNK)) {
+    const { query, id } = companyQuery(trx, kind);
+    const rows = (await query.whereIn(id, part)) as Row[];
+    for (const row of rows) companies.set(Number(row.id), Number(row.company_id));
   }
-  return links;
+  return companies;
 }
 
 /** The stored event filters of these subscribers. */

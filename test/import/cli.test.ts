@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fullFile, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -15,8 +15,12 @@ afterEach(async () => {
 });
 
 function runImport(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, 'import', ...args], {
-    env: { ...process.env, DATABASE_URL: t.url },
+  return runNode([BIN, 'import', ...args]);
+}
+
+function runNode(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, args, {
+    env: { ...process.env, DATABASE_URL: t.url, ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -67,6 +71,18 @@ describe('shiftgate import FILE', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('timesheets[0].employeeId: staff 2001 belongs to company 2, but site 100 belongs to company 1\n');
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  it('refuses to hand a stored subscriber to another company and exits 1, writing nothing', async () => {
+    expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+    const before = await snapshot(t.db);
+
+    const result = runImport(writeJson('move.json', { subscribers: [{ id: 301, companyId: 2, name: 'Acme payroll' }] }));
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('subscribers[0].companyId: subscriber 301 belongs to company 1 and cannot move to company 2\n');
     expect(await snapshot(t.db)).toEqual(before);
   });
 
@@ -136,7 +152,7 @@ describe('shiftgate import FILE', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/cut\.json is not valid JSON: unexpected end of the file at byte \d+/);
+    expect(result.stderr).toMatch(/cut\.json is not valid JSON: .* \(near licenses\[0\]\)$/m);
     expect(await snapshot(t.db)).toEqual(before);
   });
 
@@ -158,6 +174,131 @@ describe('shiftgate import FILE', () => {
     expect(good.stdout).toContain('timesheets: 3002 inserted, 0 updated, 0 unchanged (3002 records)');
     const stored = (await t.db('timesheets').where('timesheet_id', 102_999).first()) as { notes: string };
     expect(JSON.parse(stored.notes)).toEqual([{ text: '"]}{[ été \u{1F512} 2999' }]);
+  });
+
+  it('leaves no spool in the temporary folder after an import, a refused record or a refused file', async () => {
+    const tmp = join(t.dir, 'tmp');
+    mkdirSync(tmp);
+    const inTmp = (file: string) => runNode([BIN, 'import', file], { TMPDIR: tmp });
+    const file = fullFile();
+    expect(inTmp(writeJson('ok.json', file)).code).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+
+    (file.licenses[1] as Record<string, unknown>).state = 7;
+    const refused = inTmp(writeJson('bad.json', file));
+    expect(refused.stderr).toBe('licenses[1].state: expected a string, got number\n');
+    expect(readdirSync(tmp)).toEqual([]);
+
+    const path = join(t.dir, 'late.json');
+    writeFileSync(path, Buffer.concat([Buffer.from(JSON.stringify(fullFile()).slice(0, -1)), Buffer.from(',"sites": [{"name": "'), Buffer.from([0xff]), Buffer.from('"}]}')]));
+    const notText = inTmp(path);
+    expect(notText.stderr).toMatch(/^sites\[0\]\.name: not valid UTF-8/);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('says so in one line when its temporary folder cannot be written, writing nothing', async () => {
+    const before = await snapshot(t.db);
+    const missing = join(t.dir, 'no-such-folder');
+
+    const result = runNode([BIN, 'import', writeJson('ok.json', fullFile())], { TMPDIR: missing });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`shiftgate import: cannot write its temporary files in ${missing} (ENOENT)\n`);
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
+  describe('text that is not valid Unicode', () => {
+    it('refuses bytes that are not UTF-8 with the path they are in, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = join(t.dir, 'latin1.json');
+      const head = '{"companies": [{"id": 1, "name": "Acme"}, {"id": 2, "name": "Other ';
+      writeFileSync(path, Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('"}]}')]));
+
+      const result = runImport(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`companies[1].name: not valid UTF-8 (byte 0xff at byte ${head.length})\n`);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses an escaped lone surrogate with its path, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = join(t.dir, 'surrogate.json');
+      writeFileSync(path, '{"companies": [{"id": 1, "name": "Acme \\ud800"}]}');
+
+      const result = runImport(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('companies[0].name: text with a lone surrogate (not valid Unicode)\n');
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+  });
+
+  describe('memory, whatever the file holds', () => {
+    /** Runs the import with its peak resident memory, in MB, written at exit. */
+    function runMeasured(file: string) {
+      const rssFile = join(t.dir, 'max-rss');
+      const preload = `data:text/javascript,${encodeURIComponent(
+        `import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
+      )}`;
+      const result = runNode(['--import', preload, BIN, 'import', file]);
+      return { ...result, peakMB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+    }
+
+    /** Writes `head`, then `repeat` `times` over, then `tail`, a megabyte at a time. */
+    function writeLarge(name: string, head: string, repeat: string, times: number, tail: string): string {
+      const path = join(t.dir, name);
+      const fd = openSync(path, 'w');
+      writeSync(fd, head);
+      const perWrite = Math.max(1, Math.floor((1 << 20) / repeat.length));
+      const block = repeat.repeat(perWrite);
+      for (let written = 0; written < times; written += perWrite) writeSync(fd, written + perWrite <= times ? block : repeat.repeat(times - written));
+      writeSync(fd, tail);
+      closeSync(fd);
+      return path;
+    }
+
+    const TIMESHEET = '{"timesheets": [{"timesheetId": 9100, "siteId": 100, "employeeId": 1001, "notes": ';
+
+    it('refuses a string of 320 MB at its path, in little memory, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = writeLarge('long-string.json', `${TIMESHEET}[{"text": "`, 'x', 320 * (1 << 20), '"}]}]}');
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('timesheets[0].notes[0].text: text longer than 65,536 characters\n');
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses nesting 200,000 deep at its path, in little memory, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = writeLarge('deep.json', TIMESHEET, '[', 200_000, `${']'.repeat(200_000)}}]}`);
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^timesheets\[0\]\.notes(\[0\]){61}: nested deeper than 64 levels\n$/);
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+
+    it('refuses a record of many small values at its path, in little memory, writing nothing', () => {
+      const path = writeLarge('wide.json', `${TIMESHEET}[`, '{},', 50_000_000, '{}]}]}');
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^timesheets\[0\]\.notes\[\d+\]: larger than 1,048,576 characters\n$/);
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+    });
   });
 
   it('exits 2 with usage when no file is given', () => {

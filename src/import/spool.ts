@@ -1,0 +1,116 @@
+import { mkdtemp, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Section } from './format.js';
+
+/**
+ * Lines gathered before one write: enough to make the system calls few, few enough that the
+ * lines die young (a megabyte of them outlived the young generation and cost full collections).
+ */
+const WRITE_CHARS = 64 * 1024;
+const READ_SIZE = 256 * 1024;
+
+/** The spool's files could not be made or written (a missing or full temporary folder). */
+export class SpoolError extends Error {
+  override name = 'SpoolError';
+
+  constructor(folder: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    super(`cannot write its temporary files in ${folder}${code ? ` (${code})` : `: ${cause instanceof Error ? cause.message : String(cause)}`}`, { cause });
+  }
+}
+
+/** Runs `write`, a failure told as a SpoolError. */
+async function spooling<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw new SpoolError(tmpdir(), error);
+  }
+}
+
+interface SectionFile {
+  handle: FileHandle;
+  pending: string[];
+  pendingChars: number;
+}
+
+/**
+ * The elements of an import file, kept one JSON line each in a temporary file per section by the
+ * first reading, so that the second reading takes them back with JSON.parse instead of parsing the
+ * file again. Each file's name is removed as soon as it is open: the data lives only as long as
+ * its handle, so nothing is left in the temporary folder whichever way the process ends.
+ */
+export class ElementSpool {
+  private readonly files = new Map<Section, SectionFile>();
+  /** Folders whose file name could not be removed while open (not so on POSIX systems). */
+  private readonly leftovers: string[] = [];
+
+  /** Keeps one element, as the JSON text JSON.stringify gives; waits only when lines are written. */
+  add(section: Section, value: unknown): void | Promise<void> {
+    const line = JSON.stringify(value);
+    const file = this.files.get(section);
+    if (!file) return this.openWith(section, line);
+    file.pending.push(line);
+    file.pendingChars += line.length + 1;
+    if (file.pendingChars >= WRITE_CHARS) return this.flush(file);
+  }
+
+  /** The elements kept for `section`, in the order they were added. */
+  async read(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void> {
+    const file = this.files.get(section);
+    if (!file) return;
+    await this.flush(file);
+    const buffer = Buffer.allocUnsafe(READ_SIZE);
+    const decoder = new StringDecoder('utf8');
+    let position = 0;
+    let carry = '';
+    let index = 0;
+    for (;;) {
+      const { bytesRead } = await file.handle.read(buffer, 0, READ_SIZE, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const text = carry + decoder.write(buffer.subarray(0, bytesRead));
+      let start = 0;
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+        // Lines this spool wrote from values the reader had already bounded and checked: they
+        // need neither bounds nor Unicode checks again, only JSON.parse.
+        const taken = each(JSON.parse(text.slice(start, end)), index++);
+        if (taken) await taken;
+        start = end + 1;
+      }
+      carry = text.slice(start);
+    }
+  }
+
+  /** Frees the files; safe to call more than once. */
+  async close(): Promise<void> {
+    const files = [...this.files.values()];
+    this.files.clear();
+    await Promise.all(files.map((file) => file.handle.close()));
+    await Promise.all(this.leftovers.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+
+  private async openWith(section: Section, line: string): Promise<void> {
+    const dir = await spooling(() => mkdtemp(join(tmpdir(), 'shiftgate-import-')));
+    this.leftovers.push(dir);
+    const path = join(dir, `${section}.jsonl`);
+    this.files.set(section, { handle: await spooling(() => open(path, 'w+', 0o600)), pending: [line], pendingChars: line.length + 1 });
+    try {
+      await unlink(path);
+      await rmdir(dir);
+      this.leftovers.splice(this.leftovers.indexOf(dir), 1);
+    } catch {
+      // Removed by close() instead.
+    }
+  }
+
+  private async flush(file: SectionFile): Promise<void> {
+    if (file.pending.length === 0) return;
+    const text = `${file.pending.join('\n')}\n`;
+    file.pending = [];
+    file.pendingChars = 0;
+    await spooling(() => file.handle.write(text));
+  }
+}
