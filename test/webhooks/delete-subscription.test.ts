@@ -50,7 +50,7 @@ describe('deleting a subscription stops its deliveries', () => {
   it('answers the subscription and a redelivery with 404 afterwards, and shows the delivery as cancelled in its log', async () => {
     await t.app.webhooks.dispatcher.stop();
     const id = await subscribe(t, developer, { subscriberId: 301, uri: `${receiver.url}/gone-later` });
-    await importTimesheets(t.app.db, [{ timesheetId: 9004, siteId: 100, employeeId: 1001, status: 'approved' }]);
+    await importTimesheets(t.app.db, [{ timesheetId: 9005, siteId: 100, employeeId: 1001, status: 'approved' }]);
     const [delivery] = await deliveriesOf(t.app.db, id);
     const before = expectEnvelope(await t.request('GET', `/api/webhook/subscriptions/${id}/deliveries`, { token: developer }), 200);
     expect(before.data).toMatchObject([{ deliveryId: delivery!.id, state: 'pending', completedDateTime: null }]);
