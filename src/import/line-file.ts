@@ -25,6 +25,7 @@ export const MAX_LINE_BYTES = MAX_ELEMENT_CHARS;
 const RECORD_DEPTH = 3;
 const READ_SIZE = 256 * 1024;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const NEWLINE = Buffer.from([0x0a]);
 
 const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
@@ -91,9 +92,15 @@ interface SectionLines {
   hash: Hash | null;
 }
 
+/** Told of each read: `read` before its lines, `done` after them, while its bytes are still held. */
+interface Reads {
+  read?(data: Buffer, position: number): void;
+  done?(): void;
+}
+
 /**
  * Calls `each` with every line of bytes `start` to `end` (its newline left out), numbered from
- * `firstLine`. The bytes are only valid during the call.
+ * `firstLine`. The bytes are only valid until the read's `done`.
  */
 async function readLines(
   handle: FileHandle,
@@ -101,6 +108,7 @@ async function readLines(
   end: number,
   firstLine: number,
   each: (bytes: Buffer, line: number, offset: number) => void | Promise<void>,
+  reads: Reads = {},
 ): Promise<void> {
   const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
   let pending: Buffer[] = [];
@@ -115,6 +123,7 @@ async function readLines(
     const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_SIZE, end - position), position);
     if (bytesRead === 0) break;
     const data = buffer.subarray(0, bytesRead);
+    reads.read?.(data, position);
     let from = 0;
     for (let newline = data.indexOf(0x0a); newline >= 0; newline = data.indexOf(0x0a, from)) {
       let bytes = data.subarray(from, newline);
@@ -130,6 +139,7 @@ async function readLines(
       lineStart = position + newline + 1;
       from = newline + 1;
     }
+    reads.done?.();
     if (from < bytesRead) {
       pendingBytes += bytesRead - from;
       if (pendingBytes > MAX_LINE_BYTES) tooLong();
@@ -192,6 +202,22 @@ export class LineFile {
     this.handle ??= await open(this.path, 'r');
     const { size } = await this.handle.stat();
     let previous: SectionLines | null = null;
+    // Consecutive lines of one section are hashed as one span of the read they are in: a hash
+    // update per line cost more than the hashing.
+    let chunk: Buffer = Buffer.alloc(0);
+    let chunkAt = 0;
+    let span: { hash: Hash; start: number; end: number } | null = null;
+    const flush = () => {
+      if (span) span.hash.update(chunk.subarray(span.start - chunkAt, span.end - chunkAt));
+      span = null;
+    };
+    const reads: Reads = {
+      read(data, position) {
+        chunk = data;
+        chunkAt = position;
+      },
+      done: flush,
+    };
     await readLines(this.handle, 0, size, 1, (raw, line, offset) => {
       const bytes = offset === 0 && raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
       if (isBlank(bytes)) {
@@ -220,13 +246,22 @@ export class LineFile {
       }
       const index = lines.records++;
       walk(record, [section, index], RECORD_DEPTH, line);
-      const end = offset + raw.length + 1;
+      // The run ends after the line's newline, when it has one.
+      const end = Math.min(offset + raw.length + 1, size);
       if (previous === lines) lines.runs.extend(end);
       else lines.runs.add(offset, end, index, line);
       previous = lines;
-      lines.hash!.update(raw);
+      const hash = lines.hash!;
+      if (span?.hash === hash && span.end === offset) span.end = end;
+      else {
+        flush();
+        // A line read in pieces is hashed on its own.
+        if (offset >= chunkAt && end <= chunkAt + chunk.length) span = { hash, start: offset, end };
+        else hash.update(end > offset + raw.length ? Buffer.concat([raw, NEWLINE]) : raw);
+      }
       visitor.element(section, index, record);
-    });
+    }, reads);
+    flush();
     for (const lines of this.sections.values()) {
       lines.digest = lines.hash!.digest('hex');
       lines.hash = null;
@@ -242,7 +277,6 @@ export class LineFile {
     const { runs } = lines;
     for (let run = 0; run < runs.count; run++) {
       await readLines(this.handle, runs.field(run, 0), runs.field(run, 1), runs.field(run, 3), (raw, _line, offset) => {
-        hash.update(raw);
         const bytes = offset === 0 && raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
         let value: unknown;
         try {
@@ -252,7 +286,7 @@ export class LineFile {
         }
         if (!isPlainObject(value) || !Object.hasOwn(value, section)) throw changed();
         return each(value[section], index++);
-      }).catch((error: unknown) => {
+      }, { read: (data) => hash.update(data) }).catch((error: unknown) => {
         throw error instanceof JsonRefusedError ? changed() : error;
       });
     }

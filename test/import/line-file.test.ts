@@ -143,6 +143,36 @@ describe('a line-delimited import file (.ndjson, .jsonl)', () => {
     expect((over as Error).message).toBe('line 2: longer than 1,048,576 bytes');
   });
 
+  it('reads each section back in order, across reads, runs and a last line without its newline', async () => {
+    const expected: Record<string, { value: unknown; line: number }[]> = { licenses: [], timesheets: [] };
+    const text: string[] = [];
+    for (let i = 0; i < 6_000; i++) {
+      if (i === 3_000) text.push('');
+      // Runs of one to four lines, long enough that many lines straddle two reads.
+      const section = i % 7 < 4 ? 'licenses' : 'timesheets';
+      const value = { id: i, text: `é${'x'.repeat((i * 37) % 400)}` };
+      text.push(JSON.stringify({ [section]: value }));
+      expected[section]!.push({ value, line: text.length });
+    }
+    const source = fileSource(write('runs.ndjson', text.join('\n')));
+    try {
+      const scanned: [string, number, unknown][] = [];
+      await source.scan({ notObject() {}, notArray() {}, key() {}, element: (section, index, value) => void scanned.push([section, index, value]) });
+      expect(scanned).toHaveLength(6_000);
+      for (const section of ['licenses', 'timesheets'] as const) {
+        const read: unknown[] = [];
+        await source.elements(section, (value, index) => {
+          expect(index).toBe(read.length);
+          read.push(value);
+        });
+        expect(read).toEqual(expected[section]!.map((record) => record.value));
+        expect(expected[section]!.map((_, index) => source.lineOf!(section, index))).toEqual(expected[section]!.map((record) => record.line));
+      }
+    } finally {
+      await source.close();
+    }
+  });
+
   it('rolls back when the file changes between its two readings', async () => {
     const file = fullFile() as unknown as Record<string, unknown[]>;
     const path = write('changing.ndjson', interleaved(file).join('\n'));
