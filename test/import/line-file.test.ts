@@ -79,6 +79,15 @@ describe('a line-delimited import file (.ndjson, .jsonl)', () => {
     expect(await comparable()).toEqual(fromJson);
   });
 
+  it('imports nothing from a file of no lines, or of blank lines only', async () => {
+    const before = await snapshot(t.db);
+    for (const text of ['', '\n \r\n\t\n']) {
+      const { summary } = await importPath(write('empty.jsonl', text));
+      expect(Object.values(summary.entities).flatMap((entity) => Object.values(entity).flat())).toEqual([]);
+    }
+    expect(await snapshot(t.db)).toEqual(before);
+  });
+
   it('reports problems at the paths the JSON form gives, each with its line, and writes nothing', async () => {
     const file = fullFile() as unknown as Record<string, unknown[]>;
     (file.companies![1] as Record<string, unknown>).colour = 'red';
