@@ -24,8 +24,6 @@ export const MAX_LINE_BYTES = MAX_ELEMENT_CHARS;
 /** A record's own depth, as an element of its section's array in the JSON form (object, array, element). */
 const RECORD_DEPTH = 3;
 const READ_SIZE = 256 * 1024;
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-const NEWLINE = Buffer.from([0x0a]);
 
 const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
@@ -92,30 +90,32 @@ interface SectionLines {
   hash: Hash | null;
 }
 
-/** Told of each read: `read` before its lines, `done` after them, while its bytes are still held. */
-interface Reads {
-  read?(data: Buffer, position: number): void;
-  done?(): void;
-}
+/**
+ * Where each line of a block ends: `ends[k]` is the index in the block of line k's newline (the
+ * block's length for a last line without one).
+ */
+type LineEnds = Int32Array;
 
 /**
- * Calls `each` with every line of bytes `start` to `end` (its newline left out), numbered from
- * `firstLine`. The bytes are only valid until the read's `done`.
+ * Calls `block` with the bytes `start` to `end` in blocks of whole lines (their newlines
+ * included), numbered from `firstLine`: the lines a read holds whole, or one line read in pieces.
+ * A line longer than MAX_LINE_BYTES is refused once that many of its bytes are seen, before more
+ * are held. The bytes are only valid during the call.
  */
-async function readLines(
+async function readBlocks(
   handle: FileHandle,
   start: number,
   end: number,
   firstLine: number,
-  each: (bytes: Buffer, line: number, offset: number) => void | Promise<void>,
-  reads: Reads = {},
+  block: (bytes: Buffer, ends: LineEnds, count: number, line: number, offset: number) => void | Promise<void>,
 ): Promise<void> {
   const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
+  let ends = new Int32Array(4096);
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let line = firstLine;
-  let lineStart = start;
   let position = start;
+  let blockStart = start;
   const tooLong = (): never => {
     throw new JsonRefusedError([], `longer than ${MAX_LINE_BYTES.toLocaleString('en')} bytes`, line);
   };
@@ -123,37 +123,71 @@ async function readLines(
     const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_SIZE, end - position), position);
     if (bytesRead === 0) break;
     const data = buffer.subarray(0, bytesRead);
-    reads.read?.(data, position);
     let from = 0;
-    for (let newline = data.indexOf(0x0a); newline >= 0; newline = data.indexOf(0x0a, from)) {
-      let bytes = data.subarray(from, newline);
-      if (pendingBytes > 0) {
-        bytes = Buffer.concat([...pending, bytes]);
-        pending = [];
-        pendingBytes = 0;
+    let newline = data.indexOf(0x0a);
+    if (pendingBytes > 0) {
+      if (newline < 0 || pendingBytes + newline > MAX_LINE_BYTES) {
+        pendingBytes += newline < 0 ? bytesRead : newline;
+        if (pendingBytes > MAX_LINE_BYTES) tooLong();
+        pending.push(Buffer.from(data));
+        position += bytesRead;
+        continue;
       }
-      if (bytes.length > MAX_LINE_BYTES) tooLong();
-      const taken = each(bytes, line, lineStart);
-      if (taken) await taken;
-      line++;
-      lineStart = position + newline + 1;
+      const bytes = Buffer.concat([...pending, data.subarray(0, newline + 1)]);
+      pending = [];
+      pendingBytes = 0;
+      ends[0] = bytes.length - 1;
+      await block(bytes, ends, 1, line++, blockStart);
       from = newline + 1;
+      blockStart = position + from;
+      newline = data.indexOf(0x0a, from);
     }
-    reads.done?.();
-    if (from < bytesRead) {
-      pendingBytes += bytesRead - from;
+    let count = 0;
+    let next = from;
+    for (; newline >= 0; newline = data.indexOf(0x0a, next)) {
+      if (newline - next > MAX_LINE_BYTES) {
+        line += count;
+        tooLong();
+      }
+      if (count === ends.length) {
+        const wider = new Int32Array(ends.length * 2);
+        wider.set(ends);
+        ends = wider;
+      }
+      ends[count++] = newline - from;
+      next = newline + 1;
+    }
+    if (count > 0) {
+      await block(data.subarray(from, next), ends, count, line, blockStart);
+      line += count;
+      blockStart = position + next;
+    }
+    if (next < bytesRead) {
+      pendingBytes = bytesRead - next;
       if (pendingBytes > MAX_LINE_BYTES) tooLong();
-      pending.push(Buffer.from(data.subarray(from)));
+      pending.push(Buffer.from(data.subarray(next)));
     }
     position += bytesRead;
   }
-  if (pendingBytes > 0) await each(Buffer.concat(pending), line, lineStart);
+  if (pendingBytes > 0) {
+    const bytes = Buffer.concat(pending);
+    ends[0] = bytes.length;
+    await block(bytes, ends, 1, line, blockStart);
+  }
 }
 
 /** Whether a line holds only blanks (a carriage return included): it holds no record. */
-function isBlank(bytes: Buffer): boolean {
-  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0d) return false;
+  }
   return true;
+}
+
+/** The decoded text of a block, without the byte-order mark a file may start with. */
+function withoutBom(text: string, offset: number): string {
+  return offset === 0 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Refuses, at its path, what the JSON reader refuses while it tokenizes. */
@@ -194,7 +228,7 @@ function walk(value: unknown, path: PathSegment[], depth: number, line: number):
 export class LineFile {
   private handle: FileHandle | null = null;
   private readonly sections = new Map<Section, SectionLines>();
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
   constructor(private readonly path: string) {}
 
@@ -202,66 +236,69 @@ export class LineFile {
     this.handle ??= await open(this.path, 'r');
     const { size } = await this.handle.stat();
     let previous: SectionLines | null = null;
-    // Consecutive lines of one section are hashed as one span of the read they are in: a hash
-    // update per line cost more than the hashing.
-    let chunk: Buffer = Buffer.alloc(0);
-    let chunkAt = 0;
-    let span: { hash: Hash; start: number; end: number } | null = null;
-    const flush = () => {
-      if (span) span.hash.update(chunk.subarray(span.start - chunkAt, span.end - chunkAt));
-      span = null;
-    };
-    const reads: Reads = {
-      read(data, position) {
-        chunk = data;
-        chunkAt = position;
-      },
-      done: flush,
-    };
-    await readLines(this.handle, 0, size, 1, (raw, line, offset) => {
-      const bytes = offset === 0 && raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
-      if (isBlank(bytes)) {
-        previous = null;
-        return;
-      }
+    await readBlocks(this.handle, 0, size, 1, (bytes, ends, count, firstLine, offset) => {
       let text: string;
       try {
-        text = this.decoder.decode(bytes);
+        text = withoutBom(this.decoder.decode(bytes), offset);
       } catch {
-        throw new JsonRefusedError([], notUtf8(bytes, firstInvalidByte(bytes), offset + raw.length - bytes.length), line);
+        const invalid = firstInvalidByte(bytes);
+        let k = 0;
+        while (ends[k]! < invalid) k++;
+        throw new JsonRefusedError([], notUtf8(bytes, invalid, offset), firstLine + k);
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new JsonSyntaxError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`);
+      // Consecutive lines of one section are hashed as one span of the block: a hash update per
+      // line cost more than the hashing.
+      let span: Hash | null = null;
+      let spanStart = 0;
+      let spanEnd = 0;
+      const flush = () => {
+        span?.update(bytes.subarray(spanStart, spanEnd));
+        span = null;
+      };
+      let at = 0;
+      for (let k = 0; k < count; k++) {
+        let lineEnd = text.indexOf('\n', at);
+        if (lineEnd < 0) lineEnd = text.length;
+        const lineText = text.slice(at, lineEnd);
+        at = lineEnd + 1;
+        const line = firstLine + k;
+        const byteStart = k === 0 ? 0 : ends[k - 1]! + 1;
+        const byteEnd = Math.min(ends[k]! + 1, bytes.length);
+        if (isBlank(lineText)) {
+          flush();
+          previous = null;
+          continue;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(lineText);
+        } catch (error) {
+          throw new JsonSyntaxError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        const section = sectionOf(value, line);
+        const record = (value as Record<Section, unknown>)[section];
+        let lines = this.sections.get(section);
+        if (!lines) {
+          lines = { runs: new Runs(), records: 0, digest: '', hash: createHash('sha1') };
+          this.sections.set(section, lines);
+          visitor.key(section);
+        }
+        const index = lines.records++;
+        walk(record, [section, index], RECORD_DEPTH, line);
+        // A run ends after its last line's newline, when it has one.
+        if (previous === lines) lines.runs.extend(offset + byteEnd);
+        else lines.runs.add(offset + byteStart, offset + byteEnd, index, line);
+        previous = lines;
+        if (span !== lines.hash || spanEnd !== byteStart) {
+          flush();
+          span = lines.hash;
+          spanStart = byteStart;
+        }
+        spanEnd = byteEnd;
+        visitor.element(section, index, record);
       }
-      const section = sectionOf(value, line);
-      const record = (value as Record<Section, unknown>)[section];
-      let lines = this.sections.get(section);
-      if (!lines) {
-        lines = { runs: new Runs(), records: 0, digest: '', hash: createHash('sha1') };
-        this.sections.set(section, lines);
-        visitor.key(section);
-      }
-      const index = lines.records++;
-      walk(record, [section, index], RECORD_DEPTH, line);
-      // The run ends after the line's newline, when it has one.
-      const end = Math.min(offset + raw.length + 1, size);
-      if (previous === lines) lines.runs.extend(end);
-      else lines.runs.add(offset, end, index, line);
-      previous = lines;
-      const hash = lines.hash!;
-      if (span?.hash === hash && span.end === offset) span.end = end;
-      else {
-        flush();
-        // A line read in pieces is hashed on its own.
-        if (offset >= chunkAt && end <= chunkAt + chunk.length) span = { hash, start: offset, end };
-        else hash.update(end > offset + raw.length ? Buffer.concat([raw, NEWLINE]) : raw);
-      }
-      visitor.element(section, index, record);
-    }, reads);
-    flush();
+      flush();
+    });
     for (const lines of this.sections.values()) {
       lines.digest = lines.hash!.digest('hex');
       lines.hash = null;
@@ -276,17 +313,26 @@ export class LineFile {
     let index = 0;
     const { runs } = lines;
     for (let run = 0; run < runs.count; run++) {
-      await readLines(this.handle, runs.field(run, 0), runs.field(run, 1), runs.field(run, 3), (raw, _line, offset) => {
-        const bytes = offset === 0 && raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
-        let value: unknown;
-        try {
-          value = JSON.parse(bytes.toString('utf8'));
-        } catch {
-          throw changed();
+      await readBlocks(this.handle, runs.field(run, 0), runs.field(run, 1), runs.field(run, 3), async (bytes, _ends, count, _line, offset) => {
+        hash.update(bytes);
+        // Lines the first reading checked, unless the file changed, which the hash tells at the end.
+        const text = withoutBom(bytes.toString('utf8'), offset);
+        let at = 0;
+        for (let k = 0; k < count; k++) {
+          let lineEnd = text.indexOf('\n', at);
+        if (lineEnd < 0) lineEnd = text.length;
+          let value: unknown;
+          try {
+            value = JSON.parse(text.slice(at, lineEnd));
+          } catch {
+            throw changed();
+          }
+          at = lineEnd + 1;
+          if (!isPlainObject(value) || !Object.hasOwn(value, section)) throw changed();
+          const taken = each(value[section], index++);
+          if (taken) await taken;
         }
-        if (!isPlainObject(value) || !Object.hasOwn(value, section)) throw changed();
-        return each(value[section], index++);
-      }, { read: (data) => hash.update(data) }).catch((error: unknown) => {
+      }).catch((error: unknown) => {
         throw error instanceof JsonRefusedError ? changed() : error;
       });
     }

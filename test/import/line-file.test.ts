@@ -114,6 +114,7 @@ describe('a line-delimited import file (.ndjson, .jsonl)', () => {
     const ok = JSON.stringify({ companies: { id: 1, name: 'Acme' } });
     const cases: [string, string | Buffer, string, typeof JsonRefusedError | typeof JsonSyntaxError][] = [
       ['syntax', `${ok}\n\n{"companies": {"id": 2,}}\n`, /^line 3: .*JSON/.source, JsonSyntaxError],
+      ['mark inside', `${ok}\n\ufeff${ok}\n`, /^line 2: .*JSON/.source, JsonSyntaxError],
       ['truncated', `${ok}\n{"companies": {"id": 2`, /^line 2: .*JSON/.source, JsonSyntaxError],
       ['utf8', Buffer.concat([Buffer.from(`${ok}\n{"companies": {"id": 2, "name": "A`), Buffer.from([0xff]), Buffer.from('"}}\n')]), `line 2: not valid UTF-8 (byte 0xff at byte ${ok.length + 1 + 34})`, JsonRefusedError],
       ['surrogate', `${ok}\n{"companies": {"id": 2, "name": "Acme \\ud800"}}\n`, 'line 2: companies[1].name: text with a lone surrogate (not valid Unicode)', JsonRefusedError],
