@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -18,10 +18,18 @@ export interface ImportResult {
   importRecordsPerSecond: number;
   rawInsertSeconds: number;
   rawInsertRecordsPerSecond: number;
+  /** The line-delimited file's import (docs/import.md, Line-delimited files). */
   importVsRawInsert: number;
   importPeakRssMB: number;
   fileMB: number;
+  /** The same licenses as one JSON file. */
+  importJsonSeconds: number;
+  importJsonVsRawInsert: number;
+  importJsonPeakRssMB: number;
+  jsonFileMB: number;
 }
+
+type ImportFormat = 'json' | 'ndjson';
 
 /** The n-th generated license, in the import format (docs/import.md). */
 function license(n: number) {
@@ -42,21 +50,21 @@ function license(n: number) {
   };
 }
 
-/** Writes (once, cached next to the data set) a JSON import file of `count` new licenses. */
-function importFile(dir: string, count: number): string {
-  const file = join(dir, `import-licenses-${count}.json`);
+/** Writes (once, cached next to the data set) an import file of `count` new licenses, as JSON or one license a line. */
+function importFile(dir: string, count: number, format: ImportFormat): string {
+  const file = join(dir, `import-licenses-${count}.${format}`);
   if (existsSync(file)) return file;
   const partial = `${file}.partial`;
   const fd = openSync(partial, 'w');
-  let buffer = '{"licenses":[\n';
+  let buffer = format === 'json' ? '{"licenses":[\n' : '';
   for (let n = 0; n < count; n++) {
-    buffer += `${n === 0 ? '' : ',\n'}${JSON.stringify(license(n))}`;
+    buffer += format === 'json' ? `${n === 0 ? '' : ',\n'}${JSON.stringify(license(n))}` : `{"licenses":${JSON.stringify(license(n))}}\n`;
     if (buffer.length > 1 << 20) {
       writeSync(fd, buffer);
       buffer = '';
     }
   }
-  writeSync(fd, `${buffer}\n]}\n`);
+  writeSync(fd, format === 'json' ? `${buffer}\n]}\n` : buffer);
   closeSync(fd);
   renameSync(partial, file);
   return file;
@@ -86,12 +94,12 @@ function rawInsert(file: string, count: number): number {
 /** The import is stopped (and the run fails) after this long. */
 const IMPORT_LIMIT_MS = 30 * 60_000;
 
-async function runImport(dbFile: string, jsonFile: string, rssFile: string): Promise<{ seconds: number; stdout: string }> {
+async function runImport(dbFile: string, file: string, rssFile: string): Promise<{ seconds: number; stdout: string }> {
   const preload = `data:text/javascript,${encodeURIComponent(
     `import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
   )}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'bin/shiftgate.js'), 'import', jsonFile], {
+  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'bin/shiftgate.js'), 'import', file], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: `sqlite:${dbFile}` },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -128,41 +136,59 @@ function checkImported(dbFile: string, count: number): void {
   }
 }
 
+/** One `shiftgate import` of `file` into a private copy of the small data set, its rows checked. */
+async function importOnce(smallDb: string, dir: string, file: string, count: number): Promise<{ seconds: number; peakMB: number }> {
+  const dbFile = join(dir, `import-${basename(file)}.sqlite`);
+  const source = new Database(smallDb, { readonly: true });
+  await source.backup(dbFile);
+  source.close();
+  const rssFile = join(dir, 'max-rss');
+  const imported = await runImport(dbFile, file, rssFile);
+  if (!imported.stdout.includes(`import complete: ${count} inserted, 0 updated, 0 unchanged`)) {
+    throw new Error(`import check failed: unexpected summary: ${imported.stdout.slice(0, 300)}`);
+  }
+  checkImported(dbFile, count);
+  rmSync(dbFile, { force: true });
+  return { seconds: imported.seconds, peakMB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+}
+
 /**
- * `shiftgate import` of `count` new licenses (a generated JSON file, cached) into a private copy
- * of the small data set, against a raw prepared better-sqlite3 insert loop of the same rows in one
- * transaction into another copy. The import's time is the whole command (start to exit).
+ * `shiftgate import` of `count` new licenses (generated files, cached), line-delimited and then as
+ * one JSON file, each into a private copy of the small data set, against a raw prepared
+ * better-sqlite3 insert loop of the same rows in one transaction into another copy. The import's
+ * time is the whole command (start to exit).
  */
 export async function runImportBench(smallDb: string, cacheDir: string, options: { count: number; log: (line: string) => void }): Promise<ImportResult> {
   const { count, log } = options;
-  const json = importFile(cacheDir, count);
+  const lines = importFile(cacheDir, count, 'ndjson');
+  const json = importFile(cacheDir, count, 'json');
   const dir = mkdtempSync(join(tmpdir(), 'shiftgate-bench-import-'));
   try {
+    const fromLines = await importOnce(smallDb, dir, lines, count);
+    const fromJson = await importOnce(smallDb, dir, json, count);
     const source = new Database(smallDb, { readonly: true });
-    await source.backup(join(dir, 'import.sqlite'));
     await source.backup(join(dir, 'raw.sqlite'));
     source.close();
-    const rssFile = join(dir, 'max-rss');
-    const imported = await runImport(join(dir, 'import.sqlite'), json, rssFile);
-    if (!imported.stdout.includes(`import complete: ${count} inserted, 0 updated, 0 unchanged`)) {
-      throw new Error(`import check failed: unexpected summary: ${imported.stdout.slice(0, 300)}`);
-    }
-    checkImported(join(dir, 'import.sqlite'), count);
     const rawSeconds = rawInsert(join(dir, 'raw.sqlite'), count);
     checkImported(join(dir, 'raw.sqlite'), count);
-    const peakKB = Number(readFileSync(rssFile, 'utf8'));
+    const mb = (file: string) => round(statSync(file).size / (1024 * 1024), 1);
     const result: ImportResult = {
       records: count,
-      importSeconds: round(imported.seconds, 2),
-      importRecordsPerSecond: round(count / imported.seconds, 0),
+      importSeconds: round(fromLines.seconds, 2),
+      importRecordsPerSecond: round(count / fromLines.seconds, 0),
       rawInsertSeconds: round(rawSeconds, 2),
       rawInsertRecordsPerSecond: round(count / rawSeconds, 0),
-      importVsRawInsert: round(rawSeconds / imported.seconds, 3),
-      importPeakRssMB: round(peakKB / 1024, 1),
-      fileMB: round(readFileSync(json).length / (1024 * 1024), 1),
+      importVsRawInsert: round(rawSeconds / fromLines.seconds, 3),
+      importPeakRssMB: round(fromLines.peakMB, 1),
+      fileMB: mb(lines),
+      importJsonSeconds: round(fromJson.seconds, 2),
+      importJsonVsRawInsert: round(rawSeconds / fromJson.seconds, 3),
+      importJsonPeakRssMB: round(fromJson.peakMB, 1),
+      jsonFileMB: mb(json),
     };
     log(
-      `import: ${count} licenses in ${result.importSeconds} s (${result.importRecordsPerSecond}/s, peak RSS ${result.importPeakRssMB} MB) ` +
+      `import: ${count} licenses line-delimited in ${result.importSeconds} s (${result.importRecordsPerSecond}/s, peak RSS ${result.importPeakRssMB} MB), ` +
+        `as JSON in ${result.importJsonSeconds} s (peak RSS ${result.importJsonPeakRssMB} MB), ` +
         `vs raw insert ${result.rawInsertSeconds} s (${result.rawInsertRecordsPerSecond}/s); rows checked`,
     );
     return result;

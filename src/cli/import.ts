@@ -8,7 +8,8 @@ import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.
 
 export const IMPORT_USAGE = `Usage: shiftgate import FILE
 
-Loads a JSON data file (docs/import.md): upserts by id, all or nothing.
+Loads a JSON data file, or one record a line when FILE ends in .ndjson or .jsonl (faster for
+large files), as docs/import.md describes: upserts by id, all or nothing.
 Shows progress on stderr when it is a terminal; ends with a summary on stdout (records per
 kind inserted, updated and unchanged, and the seconds taken).`;
 

@@ -1,11 +1,11 @@
 import type { Db, Tx } from '../shared/db/knex.js';
 import type { ImportChanges } from './changes.js';
 import { applySource } from './apply.js';
-import { SECTION_NAMES } from './format.js';
+import { SECTION_NAMES, type Section } from './format.js';
 import { ImportOutcomes } from './outcomes.js';
 import { collectFacts, type FileFacts } from './parse.js';
 import type { ImportProgressSink } from './progress.js';
-import { ImportValidationError, Problems } from './problems.js';
+import { ImportValidationError, MAX_REPORTED_PROBLEMS, Problems } from './problems.js';
 import { memorySource, type ImportSource } from './source.js';
 import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
@@ -27,6 +27,7 @@ export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
+export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
   /**
@@ -51,7 +52,7 @@ export interface ScannedImport {
 
 /** Reads the source once for its ids and references (parse.ts); throws JsonSyntaxError for a file that is not JSON. */
 export async function scanImport(source: ImportSource): Promise<ScannedImport> {
-  const problems = new Problems(SECTION_NAMES);
+  const problems = new Problems(SECTION_NAMES, MAX_REPORTED_PROBLEMS, source.lineOf && ((section, index) => source.lineOf!(section as Section, index)));
   const facts = await collectFacts(source, problems);
   return { source, facts, problems };
 }

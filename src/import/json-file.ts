@@ -18,15 +18,19 @@ export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
 }
 
-/** The file is JSON but is refused at `path`: a bound is exceeded or its text is not valid Unicode. */
+/**
+ * The file is JSON but is refused at `path`: a bound is exceeded or its text is not valid Unicode.
+ * A line-delimited file (line-file.ts) names the line too; a refusal of the line as a whole has no path.
+ */
 export class JsonRefusedError extends Error {
   override name = 'JsonRefusedError';
 
   constructor(
     readonly path: PathSegment[],
     readonly reason: string,
+    readonly line?: number,
   ) {
-    super(`${formatPath(path)}: ${reason}`);
+    super(line === undefined ? `${formatPath(path)}: ${reason}` : `line ${line}: ${path.length > 0 ? `${formatPath(path)}: ` : ''}${reason}`);
   }
 }
 
@@ -36,6 +40,14 @@ export const MAX_STRING_CHARS = 65_536;
 export const MAX_DEPTH = 64;
 /** The most characters (strings, keys and numbers, plus one per token) one element may hold. */
 export const MAX_ELEMENT_CHARS = 1_048_576;
+
+/** The reasons a value is refused, shared with the line-delimited reader (line-file.ts). */
+export const REFUSED = {
+  deep: `nested deeper than ${MAX_DEPTH} levels`,
+  long: (what: 'key' | 'text' | 'number') => `${what} longer than ${MAX_STRING_CHARS.toLocaleString('en')} characters`,
+  surrogate: 'text with a lone surrogate (not valid Unicode)',
+  number: 'number out of range',
+} as const;
 
 /** What to do with a top-level member's value. */
 export type MemberMode = 'elements' | 'skip';
@@ -87,6 +99,16 @@ function validPrefix(data: Buffer): number {
   return low;
 }
 
+/** Where the first invalid UTF-8 sequence of `data` starts: after the last whole character before the failure. */
+export function firstInvalidByte(data: Buffer): number {
+  return wholeCharacters(data.subarray(0, validPrefix(data)));
+}
+
+/** The refusal of bytes that are not UTF-8, `data` starting at byte `offset` of the file. */
+export function notUtf8(data: Buffer, invalid: number, offset: number): string {
+  return `not valid UTF-8 (byte 0x${data[invalid]!.toString(16).padStart(2, '0')} at byte ${offset + invalid})`;
+}
+
 /**
  * Scans `path`, calling the visitor in file order. Throws JsonSyntaxError at the first place the
  * file stops being JSON (a truncated file included), JsonRefusedError at the first bound exceeded
@@ -113,10 +135,9 @@ export async function scanJsonFile(path: string, visitor: JsonFileVisitor): Prom
       const whole = bytesRead === 0 ? data.length : wholeCharacters(data);
       const text = data.subarray(0, whole);
       if (!isUtf8(text)) {
-        // Where the invalid sequence starts: after the last whole character before the failure.
-        const valid = wholeCharacters(text.subarray(0, validPrefix(text)));
+        const valid = firstInvalidByte(text);
         await reader.push(text.toString('utf8', 0, valid));
-        reader.refuse(`not valid UTF-8 (byte 0x${text[valid]!.toString(16).padStart(2, '0')} at byte ${offset + valid})`);
+        reader.refuse(notUtf8(text, valid, offset));
       }
       await reader.push(text.toString('utf8'));
       offset += whole;
@@ -222,13 +243,13 @@ class TokenReader {
   }
 
   private open(): void {
-    if (++this.depth > MAX_DEPTH) this.refuse(`nested deeper than ${MAX_DEPTH} levels`);
+    if (++this.depth > MAX_DEPTH) this.refuse(REFUSED.deep);
   }
 
   /** A piece of the string, key or number being read (`what` it is, for the refusal). */
   private chunk(value: string, what: 'key' | 'text' | 'number'): void {
     this.text += value;
-    if (this.text.length > MAX_STRING_CHARS) this.refuse(`${what} longer than ${MAX_STRING_CHARS.toLocaleString('en')} characters`);
+    if (this.text.length > MAX_STRING_CHARS) this.refuse(REFUSED.long(what));
     this.grow(value.length);
   }
 
@@ -242,7 +263,7 @@ class TokenReader {
   }
 
   private checkText(text: string): string {
-    if (LONE_SURROGATE.test(text)) this.refuse('text with a lone surrogate (not valid Unicode)');
+    if (LONE_SURROGATE.test(text)) this.refuse(REFUSED.surrogate);
     return text;
   }
 
@@ -375,7 +396,7 @@ class TokenReader {
       case 'endNumber': {
         const number = Number(this.text);
         // No field takes a number this large, and JSON.stringify (the import's spool) would write it as null.
-        if (!Number.isFinite(number)) this.refuse('number out of range');
+        if (!Number.isFinite(number)) this.refuse(REFUSED.number);
         this.text = '';
         return this.add(number);
       }

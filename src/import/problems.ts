@@ -52,19 +52,22 @@ export class Problems {
   private seq = 0;
   private dropped = 0;
 
+  /** `lineOf` names the line of the file a section's element is on, where the file has lines. */
   constructor(
     private readonly sectionOrder: readonly string[],
     private readonly kept = MAX_REPORTED_PROBLEMS,
+    private readonly lineOf?: (section: string, index: number) => number | undefined,
   ) {}
 
   add(path: readonly PathSegment[], reason: string): void {
-    const first = path[0];
+    const [first, second] = path;
     const section = typeof first === 'string' ? this.sectionOrder.indexOf(first) : -1;
+    const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as string, second) : undefined;
     this.items.push({
       section,
       indices: path.filter((segment): segment is number => typeof segment === 'number'),
       seq: this.seq++,
-      line: `${formatPath(path)}: ${reason}`,
+      line: `${fileLine === undefined ? '' : `line ${fileLine}: `}${formatPath(path)}: ${reason}`,
     });
     // Trimmed in batches, so that adding stays cheap.
     if (this.items.length >= 2 * this.kept) this.trim();

@@ -1,5 +1,6 @@
 import { scanJsonFile } from './json-file.js';
 import { ElementSpool } from './spool.js';
+import { LineFile } from './line-file.js';
 import { SECTIONS, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
@@ -23,6 +24,8 @@ export interface ImportSource {
   scan(visitor: SourceVisitor): Promise<void>;
   /** The elements of one section, in order; nothing when it is absent or not an array. */
   elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void>;
+  /** The line of the file a section's `index`-th element is on, where the source has lines. */
+  lineOf?(section: Section, index: number): number | undefined;
   /** Frees what the readings hold; the source is not read again. */
   close(): Promise<void>;
 }
@@ -55,13 +58,18 @@ export function memorySource(input: unknown): ImportSource {
   };
 }
 
+/** A file named so is line-delimited (line-file.ts), one record a line. */
+export const LINE_FILE = /\.(ndjson|jsonl)$/i;
+
 /**
- * An import file read from disk a buffer at a time (json-file.ts); a syntax error throws
+ * An import file read from disk a buffer at a time: a line-delimited one (LINE_FILE) by
+ * line-file.ts, any other by json-file.ts; a syntax error throws
  * JsonSyntaxError, a bound exceeded or invalid text JsonRefusedError. The file is parsed once:
  * the first reading keeps every element of a section in a temporary spool (spool.ts), which the
  * second reading takes them back from. `close` frees the spool.
  */
 export function fileSource(path: string): ImportSource {
+  if (LINE_FILE.test(path)) return new LineFile(path);
   const spool = new ElementSpool();
   return {
     async scan(visitor) {

@@ -299,6 +299,56 @@ describe('shiftgate import FILE', () => {
       expect(result.stderr).toMatch(/^timesheets\[0\]\.notes\[\d+\]: larger than 1,048,576 characters\n$/);
       expect(result.peakMB).toBeLessThanOrEqual(300);
     });
+
+    it('refuses a line of 300 MB by its number, in little memory, writing nothing', async () => {
+      expect(runImport(writeJson('ok.json', fullFile())).code).toBe(0);
+      const before = await snapshot(t.db);
+      const path = writeLarge('long-line.ndjson', '{"companies": {"id": 1, "name": "Acme"}}\n{"timesheets": {"timesheetId": 9100, "siteId": 100, "employeeId": 1001, "notes": "', 'x', 300 * (1 << 20), '"}}\n');
+
+      const result = runMeasured(path);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('line 2: longer than 1,048,576 bytes\n');
+      expect(result.peakMB).toBeLessThanOrEqual(300);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
+  });
+
+  describe('a line-delimited file', () => {
+    const lines = (file: Record<string, unknown[]>) =>
+      Object.entries(file)
+        .flatMap(([section, records]) => records.map((record) => JSON.stringify({ [section]: record })))
+        .join('\n');
+
+    it('imports as the JSON form does, with the same summary', () => {
+      const path = join(t.dir, 'ok.ndjson');
+      writeFileSync(path, lines(fullFile() as unknown as Record<string, unknown[]>));
+
+      const result = runImport(path);
+
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('import complete: 16 inserted, 0 updated, 0 unchanged');
+    });
+
+    it('prints each problem with its line, a refusal or a syntax error in one line, and writes nothing', async () => {
+      const before = await snapshot(t.db);
+      const file = fullFile() as unknown as Record<string, unknown[]>;
+      (file.companies![1] as Record<string, unknown>).colour = 'red';
+      const bad = join(t.dir, 'bad.jsonl');
+      writeFileSync(bad, lines(file));
+      const surrogate = join(t.dir, 'surrogate.jsonl');
+      writeFileSync(surrogate, '\n{"companies": {"id": 1, "name": "Acme \\ud800"}}\n');
+      const broken = join(t.dir, 'broken.ndjson');
+      writeFileSync(broken, '{"companies": {"id": 1}}\n{"companies": ');
+
+      expect(runImport(bad)).toMatchObject({ code: 1, stdout: '', stderr: 'line 2: companies[1].colour: unknown field\n' });
+      expect(runImport(surrogate)).toMatchObject({ code: 1, stdout: '', stderr: 'line 2: companies[0].name: text with a lone surrogate (not valid Unicode)\n' });
+      const syntax = runImport(broken);
+      expect(syntax.code).toBe(1);
+      expect(syntax.stderr).toMatch(/^shiftgate import: .*broken\.ndjson is not valid JSON: line 2: [^\n]+\n$/);
+      expect(await snapshot(t.db)).toEqual(before);
+    });
   });
 
   it('exits 2 with usage when no file is given', () => {
