@@ -4,16 +4,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineBatch, type ChunkSink } from '../../src/shared/observability/line-batch.js';
 import { LOG_BATCH_BYTES, LOG_FLUSH_MS } from '../../src/shared/observability/logger.js';
 
-function recordingSink(): ChunkSink & { chunks: string[]; syncFlushes: number } {
+function recordingSink(): ChunkSink & { chunks: string[]; syncFlushes: number; syncChunks: string[] } {
   const sink = {
     chunks: [] as string[],
     syncFlushes: 0,
+    syncChunks: [] as string[],
     write(chunk: string) {
       sink.chunks.push(chunk);
       return true;
     },
-    flushSync() {
+    flushSync(last?: string) {
       sink.syncFlushes++;
+      if (last !== undefined) sink.syncChunks.push(last);
     },
   };
   return sink;
@@ -63,12 +65,14 @@ describe('LineBatch: log lines handed on in chunks', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('flushSync hands on what waits and has the sink write everything before it returns', () => {
+  it('flushSync has the sink write what it holds and then what waits here, never through its asynchronous write', () => {
     const sink = recordingSink();
     const batch = new LineBatch(sink, { batchChars: 1000, flushMs: 100 });
     batch.write(line(1));
+    batch.write(line(2));
     batch.flushSync();
-    expect(sink.chunks).toEqual([line(1)]);
+    expect(sink.chunks).toEqual([]);
+    expect(sink.syncChunks).toEqual([line(1) + line(2)]);
     expect(sink.syncFlushes).toBe(1);
   });
 

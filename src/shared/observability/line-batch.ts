@@ -1,7 +1,11 @@
 /** Where a batch hands its chunks: an asynchronous writer that can also write what it holds at once. */
 export interface ChunkSink {
   write(chunk: string): boolean;
-  flushSync(): void;
+  /**
+   * Writes what the sink holds and then `last`, both before returning. `last` is not passed to
+   * `write`: an asynchronous writer would start a write of it that the process may not outlive.
+   */
+  flushSync(last?: string): void;
 }
 
 export interface LineBatchOptions {
@@ -63,7 +67,13 @@ export class LineBatch {
 
   /** Writes everything, waiting here and in the sink, before returning (the process is about to exit). */
   flushSync(): void {
-    this.flush();
-    this.sink.flushSync();
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const last = this.lines.length > 0 ? this.lines.join('') : undefined;
+    this.lines = [];
+    this.chars = 0;
+    this.sink.flushSync(last);
   }
 }

@@ -73,8 +73,11 @@ function stdoutDestination(): LineBatch {
   const batch = new LineBatch(
     {
       write: (chunk) => !broken && boom.write(chunk),
-      flushSync: () => {
-        if (!broken) boom.flushSync();
+      flushSync: (last) => {
+        if (broken) return;
+        boom.flushSync();
+        // A writer in sync mode for what was still waiting: the process is about to exit.
+        if (last !== undefined) new SonicBoom({ fd: 1, sync: true }).write(last);
       },
     },
     { batchChars: LOG_BATCH_BYTES, flushMs: LOG_FLUSH_MS },
