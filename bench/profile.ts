@@ -27,8 +27,10 @@ async function main(): Promise<void> {
     ServerProcess.start('gateway-1m', 'gateway', dataset.large),
     ServerProcess.start('raw', 'raw', dataset.small),
     ServerProcess.start('peer', 'peer', dataset.small),
+    ServerProcess.start('mercurius', 'mercurius', dataset.small),
+    ServerProcess.start('mercurius-plain', 'mercuriusPlain', dataset.small),
   ]);
-  const [gateway1m, raw, peer] = others;
+  const [gateway1m, raw, peer, mercurius, mercuriusPlain] = others;
   const report: string[] = [];
   try {
     for (const id of PROFILED) {
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
       const gateway = await ServerProcess.start('gateway', 'gateway', dataset.small, { execArgv: ['--cpu-prof', '--cpu-prof-dir', dir] });
       let requests = 0;
       try {
-        const groups = await buildScenarios({ gateway, gateway1m: gateway1m!, raw: raw!, peer: peer! }, dataset.small, console.log);
+        const groups = await buildScenarios({ gateway, gateway1m: gateway1m!, raw: raw!, peer: peer!, mercurius: mercurius!, mercuriusPlain: mercuriusPlain! }, dataset.small, console.log);
         const all: Scenario[] = [...groups.timesheet, ...groups.licensePage];
         const scenario = all.find((s) => s.id === id)!;
         await measure(scenario, { connections, seconds: 2 });

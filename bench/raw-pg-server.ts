@@ -30,7 +30,7 @@ const keys = new KeyCache(async (keyId) => (await rows('key', numbered(KEY_SQL),
 const server = rawServer(async (req, path, search) => {
   const m = LICENSES_PATH.exec(path);
   if (!m || req.method !== 'GET') throw new HttpError(404, `No route for ${req.method} ${path}`);
-  const principal = await authenticate(req, keys);
+  const principal = await authenticate(req.headers, keys);
   const employeeId = Number(m[1]);
   const size = licensePageSize(principal, search);
   const page = await rows('licenses', LICENSES, [employeeId, principal.companyId, size + 1]);

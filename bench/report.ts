@@ -81,6 +81,9 @@ export function table(summaries: Record<string, ScenarioSummary>): string {
 
 export function targetsTable(targets: Record<string, Target>): string {
   return Object.entries(targets)
-    .map(([name, t]) => `${Number.isNaN(t.value) ? 'not run' : t.met ? 'met    ' : 'MISSED '} ${name.padEnd(28)} ${String(t.value).padStart(9)}   target ${t.target}`)
+    .map(([name, t]) => {
+      const status = Number.isNaN(t.value) ? 'not run' : t.target === 'reported' ? '' : t.met ? 'met' : 'MISSED';
+      return `${status.padEnd(7)} ${name.padEnd(30)} ${String(t.value).padStart(9)}   ${t.target === 'reported' ? 'reported' : `target ${t.target}`}`;
+    })
     .join('\n');
 }

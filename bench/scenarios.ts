@@ -21,8 +21,10 @@ export interface Servers {
   gateway1m: ServerProcess;
   raw: ServerProcess;
   peer: ServerProcess;
-  /** fastify + mercurius with graphql-jit; the timesheet group includes it when given. */
-  mercurius?: ServerProcess;
+  /** fastify + mercurius with graphql-jit over the gateway's schema, context and database layer. */
+  mercurius: ServerProcess;
+  /** fastify + mercurius with graphql-jit over an SDL schema, a plain resolver and a prepared statement. */
+  mercuriusPlain: ServerProcess;
 }
 
 export interface ScenarioGroups {
@@ -103,8 +105,8 @@ function timesheetIds(file: string): { inScope: number[]; outOfScope: number[] }
  * REST data), and returns the load targets with the expected body of every request.
  */
 export async function buildScenarios(servers: Servers, smallDb: string, log: (line: string) => void): Promise<ScenarioGroups> {
-  const { gateway, gateway1m, raw, peer, mercurius } = servers;
-  const graphqlPeers = mercurius ? [peer, mercurius] : [peer];
+  const { gateway, gateway1m, raw, peer, mercurius, mercuriusPlain } = servers;
+  const graphqlPeers = [mercuriusPlain, mercurius, peer];
   const timesheetToken = await requestToken(gateway, TIMESHEET_API_KEY);
   const developerToken = await requestToken(gateway, DEVELOPER_API_KEY);
   let seed = 12345;
@@ -194,14 +196,13 @@ export async function buildScenarios(servers: Servers, smallDb: string, log: (li
   return {
     timesheetIdsInScope: inScope.length,
     licensePageExpected: { path: pagePath, text: pageRaw.text },
-    // Each pair a target compares runs back to back: REST beside raw, GraphQL beside raw and mercurius.
+    // Each pair a ratio compares runs back to back: REST beside raw, GraphQL beside both mercurius peers.
     timesheet: [
       { id: 'timesheet.rest', label: 'timesheet  REST gateway', server: gateway, target: restTarget(gateway, timesheetToken) },
       { id: 'timesheet.raw', label: 'timesheet  raw node:http', server: raw, target: restTarget(raw, timesheetToken) },
+      { id: 'timesheet.mercuriusPlain', label: 'timesheet  GraphQL mercurius-plain', server: mercuriusPlain, target: graphqlTarget(mercuriusPlain, timesheetToken, () => graphqlPlans.get(pick())!) },
       { id: 'timesheet.graphql', label: 'timesheet  GraphQL gateway', server: gateway, target: graphqlTarget(gateway, timesheetToken, () => graphqlPlans.get(pick())!) },
-      ...(mercurius
-        ? [{ id: 'timesheet.mercurius', label: 'timesheet  GraphQL mercurius+jit', server: mercurius, target: graphqlTarget(mercurius, timesheetToken, () => graphqlPlans.get(pick())!) }]
-        : []),
+      { id: 'timesheet.mercurius', label: 'timesheet  GraphQL mercurius same schema', server: mercurius, target: graphqlTarget(mercurius, timesheetToken, () => graphqlPlans.get(pick())!) },
       { id: 'timesheet.peer', label: 'timesheet  GraphQL vanilla yoga', server: peer, target: graphqlTarget(peer, timesheetToken, () => graphqlPlans.get(pick())!) },
     ],
     licensePage: [

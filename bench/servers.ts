@@ -6,7 +6,7 @@ import { JWT_SECRET, SUB_KEY } from './dataset.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export type ServerKind = 'gateway' | 'raw' | 'rawPg' | 'peer' | 'mercurius' | 'receiver';
+export type ServerKind = 'gateway' | 'raw' | 'rawPg' | 'peer' | 'mercurius' | 'mercuriusPlain' | 'receiver';
 
 /** The gateway runs the compiled dist/ under plain node; the baselines and peers run through tsx. */
 const SCRIPTS: Record<ServerKind, { script: string; compiled: boolean }> = {
@@ -15,6 +15,7 @@ const SCRIPTS: Record<ServerKind, { script: string; compiled: boolean }> = {
   rawPg: { script: 'bench/raw-pg-server.ts', compiled: false },
   peer: { script: 'bench/peer-yoga-server.ts', compiled: false },
   mercurius: { script: 'bench/peer-mercurius-server.ts', compiled: false },
+  mercuriusPlain: { script: 'bench/peer-mercurius-plain-server.ts', compiled: false },
   receiver: { script: 'bench/webhook-receiver.ts', compiled: false },
 };
 
