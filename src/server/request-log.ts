@@ -15,8 +15,13 @@ export interface LoggedRequest extends RequestContext {
  * request metrics, under the route's pattern (never the raw path). A response that never finished
  * counts as 499. One function for every request, reading what it needs from the request context,
  * so a request allocates no closure for its log line.
+ *
+ * The line is written by a child logger without redaction: it holds these fixed fields and nothing
+ * else, none of them a redacted path, and the redaction's wildcard paths cost about 10 µs a line
+ * (three times the rest of pino's work for it).
  */
 export function requestLogListener(logger: Logger, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
+  const lines = logger.child({}, { redact: { paths: [] } });
   return function onClose(this: ServerResponse): void {
     const context = requestContextOf(this) as LoggedRequest | undefined;
     if (context === undefined || context.logged) return;
@@ -27,6 +32,6 @@ export function requestLogListener(logger: Logger, routeOf: (pathname: string) =
     const method = this.req.method;
     recordRequest(label, method ?? 'GET', status, seconds);
     const { requestId, keyId } = context;
-    logger.info({ requestId, method, route: label, status, durationMs: Math.round(seconds * 100_000) / 100, keyId }, 'request');
+    lines.info({ requestId, method, route: label, status, durationMs: Math.round(seconds * 100_000) / 100, keyId }, 'request');
   };
 }
