@@ -14,21 +14,17 @@ export class RequestAuthentication {
     private readonly rateLimits: RateLimits,
   ) {}
 
-  /** The caller, charged one request: at once when the credentials are remembered (see Authenticator), else a promise. */
-  authenticate(req: IncomingMessage, res: ServerResponse): Principal | Promise<Principal> {
-    const principal = this.authenticator.authenticate(req.headers);
-    return principal instanceof Promise ? principal.then((known) => this.charge(known, res)) : this.charge(principal, res);
+  /** The caller, charged one request. */
+  async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Principal> {
+    const principal = await this.authenticator.authenticate(req.headers);
+    const context = requestContextOf(res);
+    if (context) context.keyId = principal.keyId;
+    await this.rateLimits.perKey.consume(principal.keyId, res);
+    return principal;
   }
 
   /** Charges the caller `points` more requests (the further operations of a GraphQL batch); throws RATE_LIMITED past the budget. */
-  chargeMore(principal: Principal, res: ServerResponse, points: number): void | Promise<void> {
+  chargeMore(principal: Principal, res: ServerResponse, points: number): Promise<void> {
     return this.rateLimits.perKey.consume(principal.keyId, res, points);
-  }
-
-  private charge(principal: Principal, res: ServerResponse): Principal | Promise<Principal> {
-    const context = requestContextOf(res);
-    if (context) context.keyId = principal.keyId;
-    const spent = this.rateLimits.perKey.consume(principal.keyId, res);
-    return spent ? spent.then(() => principal) : principal;
   }
 }

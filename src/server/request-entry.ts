@@ -4,7 +4,7 @@ import { sendGraphQLFailure } from '../graphql/send-failure.js';
 import { routeLabeler } from '../rest/route-matcher.js';
 import { sendEnvelopeFailure } from '../rest/send-failure.js';
 import { refusal, type HttpFailure } from '../shared/http/failure.js';
-import { requestLineWriter, type Logger } from '../shared/observability/logger.js';
+import type { Logger } from '../shared/observability/logger.js';
 import { attachRequestContext } from '../shared/request-context.js';
 import type { CorsLayer } from './cors.js';
 import { headerBytes } from './header-overflow.js';
@@ -57,7 +57,7 @@ export function requestEntry(
   onUnexpected: (req: IncomingMessage, res: ServerResponse, error: unknown) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { limits, logger } = options;
-  const onClose = requestLogListener(requestLineWriter(logger), routeLabeler(options.routePaths, options.fixedPaths));
+  const onClose = requestLogListener(logger, routeLabeler(options.routePaths, options.fixedPaths));
   return (req, res) => {
     const pathname = pathnameOf(req.url);
     const context: LoggedRequest = {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RequestLineWriter } from '../shared/observability/logger.js';
+import type { Logger } from '../shared/observability/logger.js';
 import { recordRequest } from '../shared/observability/metrics.js';
 import { requestContextOf, type RequestContext } from '../shared/request-context.js';
 
@@ -15,8 +15,13 @@ export interface LoggedRequest extends RequestContext {
  * request metrics, under the route's pattern (never the raw path). A response that never finished
  * counts as 499. One function for every request, reading what it needs from the request context,
  * so a request allocates no closure for its log line.
+ *
+ * The line is written by a child logger without redaction: it holds these fixed fields and nothing
+ * else, none of them a redacted path, and the redaction's wildcard paths cost about 10 µs a line
+ * (three times the rest of pino's work for it).
  */
-export function requestLogListener(writeLine: RequestLineWriter, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
+export function requestLogListener(logger: Logger, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
+  const lines = logger.child({}, { redact: { paths: [] } });
   return function onClose(this: ServerResponse): void {
     const context = requestContextOf(this) as LoggedRequest | undefined;
     if (context === undefined || context.logged) return;
@@ -26,6 +31,7 @@ export function requestLogListener(writeLine: RequestLineWriter, routeOf: (pathn
     const status = this.writableFinished ? this.statusCode : 499;
     const method = this.req.method;
     recordRequest(label, method ?? 'GET', status, seconds);
-    writeLine(context.requestId, method, label, status, Math.round(seconds * 100_000) / 100, context.keyId);
+    const { requestId, keyId } = context;
+    lines.info({ requestId, method, route: label, status, durationMs: Math.round(seconds * 100_000) / 100, keyId }, 'request');
   };
 }

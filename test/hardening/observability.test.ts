@@ -76,7 +76,7 @@ describe('request ids, masking and logs', () => {
     const line = log.lines.map((l) => JSON.parse(l)).find((l) => l.requestId === 'log-me');
     expect(line).toMatchObject({ msg: 'request', route: '/api/external/staffs/:id/licenses', status: 200, keyId: id, method: 'GET' });
     expect(line.durationMs).toBeTypeOf('number');
-    // The request line skips the redaction pass because it holds these fields and nothing else.
+    // The request line holds these fields and nothing else (no header, body or credential).
     expect(Object.keys(line).sort()).toEqual(['durationMs', 'keyId', 'level', 'method', 'msg', 'requestId', 'route', 'service', 'status', 'time']);
     const all = log.lines.join('\n');
     for (const secret of [apiKey, token, SUB_KEY, 'sgk_guess_', 'whsec_', 'YWFh' /* base64 of a seeded signing secret */]) {

@@ -74,13 +74,15 @@ describe('modules the serving path does not need are loaded on demand', () => {
 
   const loaded = (list: string[], fragment: string) => list.some((entry) => entry.includes(fragment));
 
-  it('a gateway on SQLite loads neither the PostgreSQL driver nor the shared rate-limit store', () => {
+  it('a gateway on SQLite loads neither the PostgreSQL driver nor the shared rate-limit store (nor the rate limiter library\'s other stores)', () => {
     // Sanity: the lists are real (knex and the schema are loaded).
     expect(loaded(report.built.commonjs, '/node_modules/knex/')).toBe(true);
     expect(loaded(report.built.esm, '/dist/graphql/schema.js')).toBe(true);
+    expect(loaded(report.built.commonjs, '/node_modules/rate-limiter-flexible/lib/RateLimiterMemory.js')).toBe(true);
     for (const list of [report.built.commonjs, report.built.esm, report.served.commonjs, report.served.esm]) {
       expect(loaded(list, '/node_modules/pg/')).toBe(false);
-      expect(loaded(list, '/node_modules/rate-limiter-flexible/')).toBe(false);
+      expect(loaded(list, '/node_modules/rate-limiter-flexible/lib/RateLimiterPostgres.js')).toBe(false);
+      expect(loaded(list, '/node_modules/rate-limiter-flexible/index.js')).toBe(false);
     }
   });
 
