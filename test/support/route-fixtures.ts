@@ -46,7 +46,7 @@ const FIXTURES: Record<string, RouteFixture> = {
   'POST /api/webhook/subscriptions': {
     body: (r) => ({ subscriberId: r.subscriber, uri: `https://hooks.example.com/company-${r.companyId}` }),
   },
-  'PUT /api/webhook/subscriptions/:id': { params: subscriptionId, body: () => ({ isActive: false }) },
+  'PUT /api/webhook/subscriptions/:id': { params: subscriptionId, body: () => ({ isActive: true }) },
   'GET /api/webhook/subscribers/:subscriberId/subscriptions': {
     params: (r) => ({ subscriberId: r.subscriber }),
     items: { kind: 'subscription', id: (s) => s.id },
