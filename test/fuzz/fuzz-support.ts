@@ -3,15 +3,11 @@ import { bodyVariables } from '../../src/rest/body-variables.js';
 import { routes } from '../../src/rest/routes.js';
 import { TOKEN_PATH } from '../../src/rest/token-route.js';
 import type { CompanyRecords } from '../support/route-fixtures.js';
-import { databaseTables } from '../support/backend.js';
+import { databaseSnapshot } from '../support/backend.js';
 import type { TestApp } from '../support/test-app.js';
 
-/** Every table of the database, in full: what a rejected write must leave exactly as it was. */
-export async function snapshot(t: TestApp): Promise<string> {
-  const parts: unknown[] = [];
-  for (const table of await databaseTables(t.app.db)) parts.push(await t.app.db(table).select().orderBy(1));
-  return JSON.stringify(parts);
-}
+/** What a rejected write must leave exactly as it was: every table. */
+export const snapshot = (t: TestApp): Promise<string> => databaseSnapshot(t.app.db);
 
 /**
  * Path templates to aim at: every route of the table with its parameters as `{id}`, the token

@@ -108,3 +108,10 @@ export async function databaseTables(db: Db): Promise<string[]> {
     : await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'");
   return rows.map((r) => r.name).sort();
 }
+
+/** Every row of every table, as one string to compare before and after a request. */
+export async function databaseSnapshot(db: Db): Promise<string> {
+  const parts: unknown[] = [];
+  for (const table of await databaseTables(db)) parts.push(await db(table).select().orderBy(1));
+  return JSON.stringify(parts);
+}
