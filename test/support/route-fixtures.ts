@@ -1,4 +1,6 @@
+import { isInterfaceType, type GraphQLObjectType } from 'graphql';
 import { expect } from 'vitest';
+import { schema } from '../../src/graphql/schema.js';
 import { routes, type RestRoute } from '../../src/rest/routes.js';
 import type { KeyType } from '../../src/shared/principal.js';
 import { emitEvent } from '../../src/webhooks/outbox.js';
@@ -17,7 +19,10 @@ import type { TestApp } from './test-app.js';
 export interface CompanyRecords {
   companyId: number;
   staff: number;
+  license: number;
   timesheet: number;
+  customer: number;
+  site: number;
   subscriber: number;
   subscription: number;
   delivery: number;
@@ -130,7 +135,8 @@ export const OCCURRED_AT = '2026-11-03T06:00:00.000Z';
  */
 export async function prepareRouteRecords(t: TestApp): Promise<{ own: CompanyRecords; foreign: CompanyRecords }> {
   await t.app.webhooks.stop();
-  const make = async (companyId: number, subscriber: number, staff: number, timesheet: number): Promise<CompanyRecords> => {
+  const make = async (seeded: Omit<CompanyRecords, 'subscription' | 'delivery'>): Promise<CompanyRecords> => {
+    const { companyId, subscriber, timesheet } = seeded;
     const token = await t.token({ type: 'developer', companyId });
     const created = await t.request('POST', '/api/webhook/subscriptions', {
       token,
@@ -141,7 +147,84 @@ export async function prepareRouteRecords(t: TestApp): Promise<{ own: CompanyRec
     await emitEvent(t.app.db, { event: 'timesheet', eventType: 'approved', companyId, recordId: timesheet, occurredAt: OCCURRED_AT });
     const delivery = await t.app.db('webhook_deliveries').where('subscription_id', subscription).first('id');
     expect(delivery, `a delivery for subscription ${subscription}`).toBeDefined();
-    return { companyId, staff, timesheet, subscriber, subscription, delivery: Number(delivery.id) };
+    return { ...seeded, subscription, delivery: Number(delivery.id) };
   };
-  return { own: await make(1, 301, 1001, 9001), foreign: await make(2, 401, 2001, 9004) };
+  return {
+    own: await make({ companyId: 1, staff: 1001, license: 50001, timesheet: 9001, customer: 10, site: 100, subscriber: 301 }),
+    foreign: await make({ companyId: 2, staff: 2001, license: 70001, timesheet: 9004, customer: 20, site: 200, subscriber: 401 }),
+  };
 }
+
+/**
+ * What tests of `node` and `nodes` need of each GraphQL type implementing Node: the key types that
+ * may read it, its record of each company, the field holding its number, and the direct field that
+ * reaches the own record. test/graphql/node.test.ts and the tenant matrix take the type list from
+ * the schema and look each type up here.
+ */
+export interface NodeFixture {
+  readers: 'developer' | 'timesheet' | 'either';
+  record: keyof Omit<CompanyRecords, 'companyId'>;
+  /** The field holding the record's number. */
+  field: string;
+  /** A query reaching company 1's record (`own`) through the direct fields, and where its answer holds it. */
+  direct: { query: string; pick: (data: any) => any };
+}
+
+const NODE_FIXTURES: Record<string, NodeFixture> = {
+  License: {
+    readers: 'developer',
+    record: 'license',
+    field: 'securityLicenseId',
+    direct: { query: '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { id securityLicenseId licenseNumber } } } } }', pick: (d) => d.staff.licenses.edges[0].node },
+  },
+  Staff: { readers: 'developer', record: 'staff', field: 'employeeId', direct: { query: '{ staff(employeeId: 1001) { id employeeId firstName } }', pick: (d) => d.staff } },
+  Timesheet: {
+    readers: 'timesheet',
+    record: 'timesheet',
+    field: 'timesheetId',
+    direct: { query: '{ timesheet(timesheetId: 9001) { id timesheetId siteName } }', pick: (d) => d.timesheet },
+  },
+  Subscriber: {
+    readers: 'developer',
+    record: 'subscriber',
+    field: 'subscriberId',
+    direct: { query: '{ subscriber(subscriberId: 301) { id subscriberId name } }', pick: (d) => d.subscriber },
+  },
+  EventSubscription: {
+    readers: 'developer',
+    record: 'subscription',
+    field: 'subscriptionId',
+    direct: {
+      query: '{ subscriber(subscriberId: 301) { subscriptions(first: 1) { edges { node { id subscriptionId uri } } } } }',
+      pick: (d) => d.subscriber.subscriptions.edges[0].node,
+    },
+  },
+  Customer: {
+    readers: 'either',
+    record: 'customer',
+    field: 'customerApiId',
+    direct: { query: '{ customers(first: 1) { edges { node { id customerApiId customerName } } } }', pick: (d) => d.customers.edges[0].node },
+  },
+  Site: {
+    readers: 'either',
+    record: 'site',
+    field: 'siteApiId',
+    direct: { query: '{ sites(first: 1) { edges { node { id siteApiId siteName } } } }', pick: (d) => d.sites.edges[0].node },
+  },
+};
+
+/** The object types of the schema that implement Node. */
+export function nodeTypes(): string[] {
+  const node = schema.getType('Node');
+  if (!isInterfaceType(node)) throw new Error('the schema has no Node interface');
+  return schema.getPossibleTypes(node).map((t: GraphQLObjectType) => t.name).sort();
+}
+
+export function nodeFixtureOf(type: string): NodeFixture {
+  const fixture = NODE_FIXTURES[type];
+  if (fixture === undefined) throw new Error(`no fixture for Node type ${type}: add one to test/support/route-fixtures.ts`);
+  return fixture;
+}
+
+/** Node fixtures whose type no longer implements Node. */
+export const staleNodeFixtures = (): string[] => Object.keys(NODE_FIXTURES).filter((type) => !nodeTypes().includes(type));

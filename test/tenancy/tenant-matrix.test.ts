@@ -7,6 +7,8 @@ import { databaseSnapshot } from '../support/backend.js';
 import {
   fixtureOf,
   inRequestOrder,
+  nodeFixtureOf,
+  nodeTypes,
   namesRecords,
   pageSized,
   pathFor,
@@ -435,6 +437,21 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
     let records: { own: CompanyRecords; foreign: CompanyRecords };
     beforeAll(async () => {
       records = await prepareRouteRecords(t);
+    });
+
+    const nodeCases = nodeTypes().flatMap((type) => keyNames.map((key) => ({ type, key })));
+
+    it.each(nodeCases)('node of a $type with $key: its own company’s record or NOT_FOUND, never another’s', async ({ type, key }) => {
+      const spec: KeySpec = KEYS[key];
+      const { readers, record, field } = nodeFixtureOf(type);
+      const mine = spec.companyId === 1 ? records.own : records.foreign;
+      const theirs = spec.companyId === 1 ? records.foreign : records.own;
+      const check = (id: number) => (value: any) => expect(value[field]).toBe(id);
+      expect(await nodeOutcome(tokens[key], type, theirs[record], field, check(theirs[record])), "another company's").toBe('NOT_FOUND');
+      const outcome = await nodeOutcome(tokens[key], type, mine[record], field, check(mine[record]));
+      const narrowed = spec.type === 'timesheet' && (spec.customerIds !== undefined || spec.siteIds !== undefined);
+      if (readers !== 'either' && readers !== spec.type) expect(outcome, 'a type the key may not read').toBe('NOT_FOUND');
+      else if (!narrowed) expect(outcome, "the key's company's").toBe('visible');
     });
 
     const cases = inRequestOrder().flatMap((route) => keyNames.map((key) => ({ route: routeName(route), key, r: route })));
