@@ -1,18 +1,33 @@
 import fc from 'fast-check';
+import { bodyVariables } from '../../src/rest/body-variables.js';
+import { routes } from '../../src/rest/routes.js';
+import { TOKEN_PATH } from '../../src/rest/token-route.js';
+import type { CompanyRecords } from '../support/route-fixtures.js';
+import { databaseSnapshot } from '../support/backend.js';
 import type { TestApp } from '../support/test-app.js';
 
-/** Tables a rejected write must leave exactly as they were. */
-const TABLES = ['subscriptions', 'subscribers', 'event_filters', 'webhook_deliveries', 'webhook_events', 'api_keys', 'timesheets', 'licenses', 'staff'];
+/** What a rejected write must leave exactly as it was: every table. */
+export const snapshot = (t: TestApp): Promise<string> => databaseSnapshot(t.app.db);
 
-export async function snapshot(t: TestApp): Promise<string> {
-  const parts: unknown[] = [];
-  for (const table of TABLES) parts.push(await t.app.db(table).select().orderBy(1));
-  return JSON.stringify(parts);
-}
+/**
+ * Path templates to aim at: every route of the table with its parameters as `{id}`, the token
+ * request, and paths no route has.
+ */
+export const PATH_TEMPLATES = [
+  ...new Set(routes.map((r) => r.path.replace(/:\w+/g, '{id}'))),
+  TOKEN_PATH,
+  '/api/{id}',
+  '/api/external/{id}/{id}',
+  '/{id}',
+];
 
-/** Identifiers as a prober would send them: valid, foreign, huge, negative, fractional, unicode, broken escapes. */
-export const anyId = fc.oneof(
-  fc.constantFrom('1', '301', '401', '1001', '2001', '9001', '9004', '0', '-1', '1.5', '1e3', '0x10', '9007199254740993', '99999999999999999999999'),
+/**
+ * Identifiers as a prober would send them: the records the routes name (both companies'),
+ * foreign, huge, negative, fractional, unicode, broken escapes.
+ */
+export const anyId = (records: CompanyRecords[]) => fc.oneof(
+  fc.constantFrom(...new Set(records.flatMap((r) => Object.values(r).map(String)))),
+  fc.constantFrom('1', '0', '-1', '1.5', '1e3', '0x10', '9007199254740993', '99999999999999999999999'),
   fc.nat().map(String),
   fc.integer().map(String),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
@@ -32,24 +47,16 @@ const junkValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
 );
 
+/** The fields any route's JSON body may set (its operation's body variables), and mass-assignment fields. */
+const BODY_FIELDS = [
+  ...new Set([...routes.flatMap((r) => bodyVariables(r).map((v) => v.variable.name.value)), 'apiKey', 'id', 'companyId', 'idempotencyKey']),
+];
+
 /** Bodies: JSON objects with contract fields of the wrong (or right) types, mass-assignment fields, junk. */
 export const anyBody: fc.Arbitrary<string | undefined> = fc.oneof(
   fc.constant(undefined),
   fc
-    .record(
-      {
-        subscriberId: junkValue,
-        uri: junkValue,
-        isActive: junkValue,
-        event: junkValue,
-        eventType: junkValue,
-        webhookSubscriberEventFilterId: junkValue,
-        id: junkValue,
-        companyId: junkValue,
-        apiKey: junkValue,
-      },
-      { requiredKeys: [] },
-    )
+    .record(Object.fromEntries(BODY_FIELDS.map((name) => [name, junkValue])), { requiredKeys: [] })
     .map((o) => JSON.stringify(o)),
   fc.jsonValue({ maxDepth: 6 }).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
@@ -70,11 +77,17 @@ export const anyContentType = fc.constantFrom(
   'garbage',
 );
 
+/** Every query parameter some route declares, and names none does. */
+const QUERY_NAMES = [...new Set([...routes.flatMap((r) => r.query.map((q) => q.name)), 'id', 'subscriberId', 'first'])];
+
 export const anyQuery = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('pageSize', 'after', 'before', 'licenseNumber', 'id', 'subscriberId', 'first'), fc.string({ maxLength: 8 })),
-      fc.oneof(fc.constantFrom('0', '1', '100', '101', '-5', '1e9', 'abc', '', 'after=x'), fc.string({ maxLength: 30 })),
+      fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 8 })),
+      fc.oneof(
+        fc.constantFrom('0', '1', '10', '100', '101', '-5', '1e9', 'abc', '', 'after=x', 'Pending', '2026-11-01T00:00:00Z', '2026-11-01', 'S-1001'),
+        fc.string({ maxLength: 30 }),
+      ),
     ),
     { maxLength: 4 },
   )

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
+import { print } from 'graphql';
+import { operationOf } from '../../src/rest/body-variables.js';
+import { routes } from '../../src/rest/routes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../support/envelope.js';
 import { SUB_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { anyBody, anyContentType, anyId, anyQuery, snapshot } from './fuzz-support.js';
+import { prepareRouteRecords, type CompanyRecords } from '../support/route-fixtures.js';
+import { anyBody, anyContentType, anyId, anyQuery, PATH_TEMPLATES, snapshot } from './fuzz-support.js';
 
 /**
  * Property-based fuzzing of every REST route and /graphql: whatever arrives, the answer is a
@@ -13,31 +17,18 @@ const REST_RUNS = 1500;
 const GRAPHQL_RUNS = 700;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
-const ROUTES = [
-  '/api/external/staffs/{id}/licenses',
-  '/api/external/timesheets/{id}',
-  '/api/external/token/request',
-  '/api/webhook/subscriptions',
-  '/api/webhook/subscriptions/{id}',
-  '/api/webhook/subscribers/{id}/subscriptions',
-  '/api/webhook/events',
-  '/api/webhook/subscriptions/{id}/deliveries',
-  '/api/webhook/subscriptions/{id}/deliveries/{id}/redeliver',
-  '/api/{id}',
-  '/api/external/{id}/{id}',
-  '/{id}',
-];
-
 describe('fuzzing', () => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
+  let records: CompanyRecords[];
   beforeAll(async () => {
     t = await startTestApp();
     tokens.developer = await t.token({ type: 'developer', companyId: 1 });
     tokens.timesheet = await t.token({ type: 'timesheet', companyId: 1, siteIds: [100] });
     tokens.foreign = await t.token({ type: 'developer', companyId: 2 });
-    // One subscription so PUTs, delivery logs and redeliveries have something to aim at.
-    await t.request('POST', '/api/webhook/subscriptions', { token: tokens.developer, body: { subscriberId: 301, uri: 'https://example.com/hook' } });
+    // A subscription and a delivery of each company, so PUTs, delivery logs and redeliveries have something to aim at.
+    const { own, foreign } = await prepareRouteRecords(t);
+    records = [own, foreign];
   });
   afterAll(() => t.close());
 
@@ -63,8 +54,8 @@ describe('fuzzing', () => {
     let cases = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...ROUTES),
-        fc.array(anyId, { minLength: 2, maxLength: 2 }),
+        fc.constantFrom(...PATH_TEMPLATES),
+        fc.array(anyId(records), { minLength: 2, maxLength: 2 }),
         fc.constantFrom('GET', 'POST', 'PUT', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
         anyQuery,
         anyBody,
@@ -124,6 +115,13 @@ describe('fuzzing', () => {
     fc.string({ unit: 'grapheme', maxLength: 60 }).map((s) => `{ ${s} }`),
   );
 
+  const anyVariableValue = fc.oneof(
+    fc.integer(),
+    fc.constantFrom(1001, 9001, 301, 10, 100, 2 ** 31, 1e300, 'Pending', '2026-11-01T00:00:00Z'),
+    fc.string({ maxLength: 20 }),
+    fc.constant(null),
+  );
+
   const anyVariables = fc.oneof(
     fc.constant(undefined),
     fc.record(
@@ -138,17 +136,27 @@ describe('fuzzing', () => {
     fc.jsonValue({ maxDepth: 3 }),
   );
 
+  /** The operation of every route, with its own variables set to junk (or left out). */
+  const anyRouteOperation = fc.constantFrom(...routes).chain((route) =>
+    fc.tuple(
+      fc.constant(print(route.operation)),
+      fc.record(
+        Object.fromEntries((operationOf(route).variableDefinitions ?? []).map((v) => [v.variable.name.value, anyVariableValue])),
+        { requiredKeys: [] },
+      ) as fc.Arbitrary<unknown>,
+    ),
+  );
+
   it(`/graphql answers ${GRAPHQL_RUNS} random documents, variables and bodies with GraphQL JSON, never 5xx`, async () => {
     let cases = 0;
     await fc.assert(
       fc.asyncProperty(
-        anyDocument,
-        anyVariables,
+        fc.oneof(fc.tuple(anyDocument, anyVariables), anyRouteOperation),
         fc.constantFrom('json', 'json', 'json', 'raw', 'get', 'batch'),
         anyBody,
         fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/graphql', undefined),
         anyAuth,
-        async (query, variables, shape, rawBody, contentType, auth) => {
+        async ([query, variables], shape, rawBody, contentType, auth) => {
           cases++;
           const before = await snapshot(t);
           const headers = headersFor(auth, SUB_KEY, contentType, { accept: 'application/graphql-response+json, application/json' });

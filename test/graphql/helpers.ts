@@ -18,8 +18,8 @@ export interface GraphQLBody {
   errors?: GraphQLErrorItem[];
 }
 
-/** The Relay global id of a record, as the schema's node fields expect it. */
-export function globalId(typename: 'License' | 'Staff' | 'Timesheet' | 'EventSubscription' | 'Subscriber', id: number): string {
+/** The Relay global id of a record of a type implementing Node, as the schema's node fields expect it. */
+export function globalId(typename: string, id: number): string {
   return encodeGlobalID(typename, id);
 }
 

@@ -1,71 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { prepareRouteRecords, nodeFixtureOf, nodeTypes, type CompanyRecords } from '../support/route-fixtures.js';
 import { expectData, expectFieldError, globalId, type GraphQLBody } from './helpers.js';
 
-// node/nodes for every node type, compared with the direct fields.
+// node/nodes for every type implementing Node in the schema, compared with the direct fields.
 
 describe('GraphQL: node and nodes', () => {
   let t: TestApp;
   let developer: string;
   let timesheetKey: string;
-  let subscriptionId: number;
+  let own: CompanyRecords;
 
   beforeAll(async () => {
     t = await startTestApp();
     developer = await t.token({ type: 'developer', companyId: 1 });
     timesheetKey = await t.token({ type: 'timesheet', companyId: 1 });
-    const created = expectData(
-      await t.graphql(
-        developer,
-        'mutation { createEventSubscription(input: { subscriberId: 301, uri: "https://node.example.com/hook" }) { eventSubscription { subscriptionId } } }',
-      ),
-    );
-    subscriptionId = created.createEventSubscription.eventSubscription.subscriptionId;
+    ({ own } = await prepareRouteRecords(t));
   });
   afterAll(() => t.close());
 
-  const cases = [
-    {
-      type: 'License',
-      key: 'developer',
-      direct: '{ staff(employeeId: 1001) { licenses(first: 1) { edges { node { id securityLicenseId licenseNumber } } } } }',
-      pick: (data: any) => data.staff.licenses.edges[0].node,
-      fields: 'securityLicenseId licenseNumber',
-      rawId: () => 50001,
-    },
-    {
-      type: 'Staff',
-      key: 'developer',
-      direct: '{ staff(employeeId: 1001) { id employeeId firstName } }',
-      pick: (data: any) => data.staff,
-      fields: 'employeeId firstName',
-      rawId: () => 1001,
-    },
-    {
-      type: 'Timesheet',
-      key: 'timesheet',
-      direct: '{ timesheet(timesheetId: 9001) { id timesheetId siteName } }',
-      pick: (data: any) => data.timesheet,
-      fields: 'timesheetId siteName',
-      rawId: () => 9001,
-    },
-    {
-      type: 'Subscriber',
-      key: 'developer',
-      direct: '{ subscriber(subscriberId: 301) { id subscriberId name } }',
-      pick: (data: any) => data.subscriber,
-      fields: 'subscriberId name',
-      rawId: () => 301,
-    },
-    {
-      type: 'EventSubscription',
-      key: 'developer',
-      direct: '{ subscriber(subscriberId: 301) { subscriptions { edges { node { id subscriptionId uri } } } } }',
-      pick: (data: any) => data.subscriber.subscriptions.edges[0].node,
-      fields: 'subscriptionId uri',
-      rawId: () => subscriptionId,
-    },
-  ] as const;
+  // One case per type implementing Node in the schema; test/support/route-fixtures.ts says how to reach its record.
+  const cases = nodeTypes().map((type) => {
+    const fixture = nodeFixtureOf(type);
+    return {
+      type,
+      key: fixture.readers === 'timesheet' ? ('timesheet' as const) : ('developer' as const),
+      direct: fixture.direct.query,
+      pick: fixture.direct.pick,
+      rawId: () => own[fixture.record],
+    };
+  });
+
+  /** The fields the direct query selected, id aside, for node to select too. */
+  const fieldsOf = (direct: Record<string, unknown>) => Object.keys(direct).filter((k) => k !== 'id').join(' ');
 
   const tokenFor = (key: 'developer' | 'timesheet') => (key === 'developer' ? developer : timesheetKey);
 
@@ -75,7 +42,7 @@ describe('GraphQL: node and nodes', () => {
     // The id is the Relay global id of this type and record.
     expect(direct.id).toBe(globalId(c.type, c.rawId()));
     const data = expectData(
-      await t.graphql(tokenFor(c.key), `query ($id: ID!) { node(id: $id) { __typename id ... on ${c.type} { ${c.fields} } } }`, {
+      await t.graphql(tokenFor(c.key), `query ($id: ID!) { node(id: $id) { __typename id ... on ${c.type} { ${fieldsOf(direct)} } } }`, {
         id: direct.id,
       }),
     );
@@ -85,7 +52,7 @@ describe('GraphQL: node and nodes', () => {
   it.each(cases)('$type: nodes([...]) returns it in place, and the id is stable', async (c) => {
     const direct = c.pick(expectData(await t.graphql(tokenFor(c.key), c.direct)));
     const data = expectData(
-      await t.graphql(tokenFor(c.key), `query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on ${c.type} { ${c.fields} } } }`, {
+      await t.graphql(tokenFor(c.key), `query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on ${c.type} { ${fieldsOf(direct)} } } }`, {
         ids: [direct.id, direct.id],
       }),
     );
@@ -104,7 +71,7 @@ describe('GraphQL: node and nodes', () => {
       globalId('Subscriber', 302), // own
       globalId('Subscriber', 401), // company 2
       globalId('License', 999999), // missing
-      globalId('EventSubscription', subscriptionId), // own
+      globalId('EventSubscription', own.subscription), // own
     ];
     const res = await t.graphql(developer, 'query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids });
     for (const index of [1, 3, 5, 6]) expectFieldError(res, 'NOT_FOUND', ['nodes', index]);
@@ -127,14 +94,10 @@ describe('GraphQL: node and nodes', () => {
     return { ...body, errors: body.errors?.map((e) => ({ ...e, message: e.message.replace(number, '<id>') })) };
   };
 
-  // Each type with a key that may not read it, an existing record and a number no record has.
-  const wrongKey = [
-    { type: 'License', key: 'timesheet', existing: () => 50001, missing: 999999 },
-    { type: 'Staff', key: 'timesheet', existing: () => 1001, missing: 999998 },
-    { type: 'Subscriber', key: 'timesheet', existing: () => 301, missing: 999997 },
-    { type: 'EventSubscription', key: 'timesheet', existing: () => subscriptionId, missing: 999996 },
-    { type: 'Timesheet', key: 'developer', existing: () => 9001, missing: 999995 },
-  ] as const;
+  // Each type some key type may not read, with such a key, an existing record and a number no record has.
+  const wrongKey = cases
+    .filter((c) => nodeFixtureOf(c.type).readers !== 'either')
+    .map((c, i) => ({ type: c.type, key: c.key === 'developer' ? ('timesheet' as const) : ('developer' as const), existing: c.rawId, missing: 999990 + i }));
 
   it.each(wrongKey)('$type with a $key key: an existing record answers exactly like a missing one', async (c) => {
     const ask = (id: number) =>

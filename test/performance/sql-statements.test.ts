@@ -2,6 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectData, globalId } from '../graphql/helpers.js';
+import { routes } from '../../src/rest/routes.js';
+import { allowedKey, pageSized, pathFor, prepareRouteRecords, routeName, type CompanyRecords } from '../support/route-fixtures.js';
+
+/** The most statements a REST read may take (the delivery log: subscription, page, attempts of the page). */
+const MAX_READ_STATEMENTS = 3;
 
 /*
  * SQL statements per request (counted through knex 'query' events), not time. Each request
@@ -231,5 +236,29 @@ describe('SQL statements per request', () => {
       expect(customers.every((c: { sites: { edges: unknown[] } }) => c.sites.edges.length > 0)).toBe(true);
       expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
     }
+  });
+  describe('every read route of the route table', () => {
+    let own: CompanyRecords;
+    beforeAll(async () => {
+      ({ own } = await prepareRouteRecords(t));
+    });
+
+    // A read is a few statements whatever its size: the record or page, a lookup of what it hangs
+    // under, one batch for what each record carries. A list's statements do not grow with its page.
+    it.each(routes.filter((r) => r.method === 'GET').map((r) => [routeName(r), r] as const))('%s', async (_name, route) => {
+      const token = allowedKey(route) === 'developer' ? developer : timesheetKey;
+      const counted = async (query: string) => {
+        const { result, statements } = await count(() => t.request('GET', pathFor(route, own, query), { token }));
+        expectEnvelope(result, 200);
+        return statements;
+      };
+      const statements = await counted('');
+      expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(MAX_READ_STATEMENTS);
+      if (pageSized(route)) {
+        const one = await counted('pageSize=1');
+        const many = await counted('pageSize=100');
+        expect(many.length, `pageSize=100 against pageSize=1:\n${many.join('\n')}`).toBe(one.length);
+      }
+    });
   });
 });

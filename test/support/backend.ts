@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { Db } from '../../src/shared/db/knex.js';
 
 /**
  * Which database the suite runs on. vitest.config.ts runs every test file once per backend
@@ -97,4 +98,20 @@ export async function createTestDatabase(backend: TestBackend = testBackend()): 
 export function storedBoolean(value: boolean): boolean | number {
   if (onPostgres()) return value;
   return value ? 1 : 0;
+}
+
+/** The tables of an app's database (its SQLite file, or its schema on PostgreSQL), by name. */
+export async function databaseTables(db: Db): Promise<string[]> {
+  const rows: { name: string }[] =
+    db.client.config.client === 'pg'
+    ? (await db.raw('select table_name as name from information_schema.tables where table_schema = current_schema()')).rows
+    : await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'");
+  return rows.map((r) => r.name).sort();
+}
+
+/** Every row of every table, as one string to compare before and after a request. */
+export async function databaseSnapshot(db: Db): Promise<string> {
+  const parts: unknown[] = [];
+  for (const table of await databaseTables(db)) parts.push(await db(table).select().orderBy(1));
+  return JSON.stringify(parts);
 }

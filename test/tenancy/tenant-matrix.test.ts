@@ -3,6 +3,21 @@ import type { KeyType } from '../../src/shared/principal.js';
 import { expectEnvelope, expectFailure } from '../support/envelope.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectData, globalId, type GraphQLBody } from '../graphql/helpers.js';
+import { databaseSnapshot } from '../support/backend.js';
+import {
+  fixtureOf,
+  inRequestOrder,
+  nodeFixtureOf,
+  nodeTypes,
+  namesRecords,
+  pageSized,
+  pathFor,
+  prepareRouteRecords,
+  requestFor,
+  routeName,
+  type CompanyRecords,
+} from '../support/route-fixtures.js';
+import { seededOf } from '../support/seed.js';
 
 /*
  * The tenant matrix: for every (key, record) pair the record is visible, or not, identically
@@ -416,6 +431,77 @@ describe('tenant matrix: REST, GraphQL fields and node agree on every (key, reco
       );
       expect(graphqlOutcome(gql.body, ['createEventSubscription'], () => undefined)).toBe('BAD_USER_INPUT');
       expect(await snapshot()).toEqual(before);
+    });
+  });
+  describe('every route of the route table: the key type decides first, then the company', () => {
+    let records: { own: CompanyRecords; foreign: CompanyRecords };
+    beforeAll(async () => {
+      records = await prepareRouteRecords(t);
+    });
+
+    const nodeCases = nodeTypes().flatMap((type) => keyNames.map((key) => ({ type, key })));
+
+    it.each(nodeCases)('node of a $type with $key: its own company’s record or NOT_FOUND, never another’s', async ({ type, key }) => {
+      const spec: KeySpec = KEYS[key];
+      const { readers, record, field } = nodeFixtureOf(type);
+      const mine = spec.companyId === 1 ? records.own : records.foreign;
+      const theirs = spec.companyId === 1 ? records.foreign : records.own;
+      const check = (id: number) => (value: any) => expect(value[field]).toBe(id);
+      expect(await nodeOutcome(tokens[key], type, theirs[record], field, check(theirs[record])), "another company's").toBe('NOT_FOUND');
+      const outcome = await nodeOutcome(tokens[key], type, mine[record], field, check(mine[record]));
+      const narrowed = spec.type === 'timesheet' && (spec.customerIds !== undefined || spec.siteIds !== undefined);
+      if (readers !== 'either' && readers !== spec.type) expect(outcome, 'a type the key may not read').toBe('NOT_FOUND');
+      else if (!narrowed) expect(outcome, "the key's company's").toBe('visible');
+    });
+
+    const cases = inRequestOrder().flatMap((route) => keyNames.map((key) => ({ route: routeName(route), key, r: route })));
+
+    it.each(cases)('$route with $key', async ({ r: route, key }) => {
+      const spec: KeySpec = KEYS[key];
+      const token = tokens[key];
+      const mine = spec.companyId === 1 ? records.own : records.foreign;
+      const theirs = spec.companyId === 1 ? records.foreign : records.own;
+      const send = (request: { method: string; path: string; body?: unknown }) => t.request(request.method, request.path, { token, body: request.body });
+      const before = await databaseSnapshot(t.app.db);
+
+      if (route.keyType !== 'either' && route.keyType !== spec.type) {
+        expectFailure(await send(requestFor(route, mine)), 403);
+        expect(await databaseSnapshot(t.app.db), 'a refused request changes nothing').toBe(before);
+        return;
+      }
+      if (namesRecords(route)) {
+        expectFailure(await send(requestFor(route, theirs)), 404);
+        expect(await databaseSnapshot(t.app.db), "a request for another company's record changes nothing").toBe(before);
+      }
+      if (route.method !== 'GET') return; // writes to the key's own records are the route's own tests' business
+
+      // Developer records belong to the company; customer and site lists narrow only a timesheet key.
+      const narrowed = spec.type === 'timesheet' && (spec.customerIds !== undefined || spec.siteIds !== undefined);
+      const res = await send(requestFor(route, mine, pageSized(route) ? 'pageSize=100' : ''));
+      if (narrowed && namesRecords(route)) expect([200, 404]).toContain(res.status);
+      else expectEnvelope(res, 200);
+      const items = fixtureOf(route).items;
+      if (res.status !== 200 || items === undefined) return;
+      const data = (res.body as { data: unknown[] }).data;
+      expect(Array.isArray(data), 'a route with items answers a list').toBe(true);
+      const ids = data.map(items.id);
+      switch (items.kind) {
+        case 'catalog': {
+          const reference = await t.request(route.method, pathFor(route, records.own), { token: tokens['developer c1 (all)'] });
+          expect(data, 'the catalog is the same for every key').toEqual(reference.body.data);
+          break;
+        }
+        case 'subscription':
+        case 'delivery':
+          expect(ids).toContain(mine[items.kind]);
+          expect(ids).not.toContain(theirs[items.kind]);
+          break;
+        default: {
+          const company = seededOf(items.kind, spec.companyId);
+          for (const id of ids) expect(company, `${items.kind} ${id} belongs to company ${spec.companyId}`).toContain(id);
+          if (!narrowed && !namesRecords(route)) expect([...ids].sort((a, b) => Number(a) - Number(b)), 'the whole company').toEqual(company);
+        }
+      }
     });
   });
 });
