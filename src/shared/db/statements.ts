@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { isPostgres, pooledSqliteConnection, type Db, type Queryable } from './knex.js';
@@ -66,11 +67,28 @@ function direct(q: Queryable, sql: string, bindings: readonly unknown[]): { stat
   return { statement: statementOn(connection, sql), values };
 }
 
-async function all(q: Queryable, sql: string, bindings: readonly unknown[] = []): Promise<Row[]> {
+async function all(q: Queryable, sql: string, bindings: readonly unknown[] = [], named = false): Promise<Row[]> {
   const run = direct(q, sql, bindings);
   if (run) return run.statement.all(...run.values) as Row[];
-  const result = (await q.raw(sql, bindings as Knex.RawBinding[])) as Row[] | { rows: Row[] };
+  const raw = q.raw(sql, bindings as Knex.RawBinding[]);
+  const name = named && isPostgres(q) ? pgStatementName(sql) : undefined;
+  // knex passes a query's options to the driver: pg prepares a named statement once per connection.
+  const result = (await (name === undefined ? raw : raw.options({ name }))) as Row[] | { rows: Row[] };
   return Array.isArray(result) ? result : result.rows;
+}
+
+/** Names given to PostgreSQL statements, process-wide; past the bound a new text runs unnamed. */
+const pgNames = new Map<string, string>();
+const PG_NAMED_STATEMENTS = 500;
+
+function pgStatementName(sql: string): string | undefined {
+  let name = pgNames.get(sql);
+  if (name === undefined && pgNames.size < PG_NAMED_STATEMENTS) {
+    // From the text, so one name never stands for two texts on a connection.
+    name = `sg_${createHash('sha1').update(sql).digest('base64url')}`;
+    pgNames.set(sql, name);
+  }
+  return name;
 }
 
 async function changes(q: Queryable, sql: string, bindings: readonly unknown[] = []): Promise<number> {
@@ -86,10 +104,13 @@ export function statementsOf(q: Queryable): Statements {
   return { all: (sql, bindings) => all(q, sql, bindings), run: (sql, bindings) => changes(q, sql, bindings) };
 }
 
-/** Runs a SELECT built with knex's query builder (see above for SQLite outside a transaction). */
+/**
+ * Runs a SELECT built with knex's query builder: on SQLite outside a transaction as above, on
+ * PostgreSQL as a named statement, which each pooled connection parses and plans once.
+ */
 export async function selectRows(q: Queryable, query: Knex.QueryBuilder): Promise<Row[]> {
   const { sql, bindings } = query.toSQL();
-  return all(q, sql, bindings);
+  return all(q, sql, bindings, true);
 }
 
 /** Runs `work` with fixed statements, in one transaction (knex's) when `transaction` is set. */
