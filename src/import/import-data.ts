@@ -75,7 +75,7 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
     try {
       return await importInTransaction(trx, scanned, options);
     } finally {
-      restorePageCache();
+      await restorePageCache();
     }
   });
 }

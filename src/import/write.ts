@@ -19,15 +19,12 @@ export async function parkChangedEventFilters(trx: Tx, filters: readonly Planned
 export async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[]): Promise<number> {
   const spec = TABLES[entity];
   const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
-  // An inserted record was planned against the stored rows of this transaction: none has its id.
-  const stored = changed.map(({ outcome }) => outcome !== 'inserted');
   await upsertRows(
     trx,
     spec.table,
     spec.idColumn,
     changed.map(({ row }) => row),
     spec.fields.length,
-    stored,
   );
   return changed.length;
 }

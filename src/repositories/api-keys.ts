@@ -1,5 +1,5 @@
 import type { Db } from '../shared/db/knex.js';
-import { QueryShape } from '../shared/db/query-shape.js';
+import { selectRows } from '../shared/db/statements.js';
 import { isKeyType, type KeyType } from '../shared/principal.js';
 
 export interface ApiKeyRecord {
@@ -74,10 +74,8 @@ export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyR
   return row ? toRecord(row) : null;
 }
 
-const apiKeyById = new QueryShape('api key by id', (db, values: { id: number }) => db('api_keys').where({ id: values.id }).limit(1));
-
 export async function findApiKeyById(db: Db, id: number): Promise<ApiKeyRecord | null> {
-  const [row] = (await apiKeyById.select(db, { values: { id } })) as unknown as ApiKeyRow[];
+  const [row] = (await selectRows(db, db('api_keys').where({ id }).limit(1))) as unknown as ApiKeyRow[];
   return row ? toRecord(row) : null;
 }
 

@@ -1,7 +1,6 @@
 import type { Tx } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
-import { placeholders, quoteIdentifier, SqliteBulk } from '../shared/db/bulk-statements.js';
-import { sqliteBinding } from '../shared/db/select-rows.js';
+import { isPostgres } from '../shared/db/knex.js';
 import { timesheetCompanies } from './timesheets.js';
 
 /**
@@ -17,14 +16,10 @@ const MAX_PARAMETERS = 30_000;
 // PostgreSQL rows per multi-row insert.
 const MAX_ROWS_PER_INSERT = 250;
 
-const selectSql = (table: string, columns: string, column: string, count: number) =>
-  `SELECT ${columns} FROM ${quoteIdentifier(table)} WHERE ${quoteIdentifier(column)} IN (${placeholders(count)})`;
-
-/** Runs one `IN (…)` read per chunk of ids; on SQLite each statement text is prepared once. */
-async function selectByIds(trx: Tx, sql: (count: number) => string, ids: Iterable<number>, each: (row: Row) => void): Promise<void> {
-  const bulk = await SqliteBulk.of(trx);
+/** Runs one `IN (…)` read of `columns` per chunk of ids. */
+async function selectByIds(trx: Tx, table: string, columns: string, column: string, ids: Iterable<number>, each: (row: Row) => void): Promise<void> {
   for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = bulk ? bulk.all(sql(part.length), part) : ((await trx.raw(sql(part.length), part)) as { rows: Row[] }).rows;
+    const rows = (await trx(table).select(columns).whereIn(column, part)) as Row[];
     for (const row of rows) each(row);
   }
 }
@@ -32,7 +27,7 @@ async function selectByIds(trx: Tx, sql: (count: number) => string, ids: Iterabl
 /** Stored rows for the given ids, keyed by id. */
 export async function loadRows(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Map<number, Row>> {
   const found = new Map<number, Row>();
-  await selectByIds(trx, (count) => selectSql(table, '*', column, count), ids, (row) => found.set(Number(row[column]), row));
+  await selectByIds(trx, table, '*', column, ids, (row) => found.set(Number(row[column]), row));
   return found;
 }
 
@@ -45,7 +40,7 @@ export async function largestId(trx: Tx, table: string, column: string): Promise
 /** Which of the ids exist in the table. */
 export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
   const found = new Set<number>();
-  await selectByIds(trx, (count) => selectSql(table, quoteIdentifier(column), column, count), ids, (row) => found.add(Number(row[column])));
+  await selectByIds(trx, table, column, column, ids, (row) => found.add(Number(row[column])));
   return found;
 }
 
@@ -122,64 +117,39 @@ export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise
  * function is called, which puts the previous size back (the connection is the pool's, and the
  * setting outlives the transaction). Nothing happens on PostgreSQL.
  */
-export async function widenPageCache(trx: Tx, kib: number): Promise<() => void> {
-  const bulk = await SqliteBulk.of(trx);
-  if (!bulk) return () => {};
-  const previous = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
-  bulk.run(`PRAGMA cache_size = ${-Math.floor(kib)}`, []);
-  return () => bulk.run(`PRAGMA cache_size = ${previous}`, []);
+export async function widenPageCache(trx: Tx, kib: number): Promise<() => Promise<void>> {
+  const previous = await pageCacheSetting(trx);
+  if (previous === null) return async () => {};
+  await trx.raw(`PRAGMA cache_size = ${-Math.floor(kib)}`);
+  return async () => {
+    await trx.raw(`PRAGMA cache_size = ${previous}`);
+  };
+}
+
+/** SQLite's `cache_size` (negative: KiB; positive: pages); null on PostgreSQL. */
+async function pageCacheSetting(trx: Tx): Promise<number | null> {
+  if (isPostgres(trx)) return null;
+  const [row] = (await trx.raw('PRAGMA cache_size')) as Row[];
+  return Number(row?.cache_size);
 }
 
 /** The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL). */
 export async function pageCacheKib(trx: Tx): Promise<number | null> {
-  const bulk = await SqliteBulk.of(trx);
-  if (!bulk) return null;
-  const pages = Number(bulk.all('PRAGMA cache_size', [])[0]?.cache_size);
-  // A negative size is in KiB; a positive one counts pages.
-  return pages < 0 ? -pages : (pages * Number(bulk.all('PRAGMA page_size', [])[0]?.page_size)) / 1024;
+  const pages = await pageCacheSetting(trx);
+  if (pages === null) return null;
+  const [row] = (await trx.raw('PRAGMA page_size')) as Row[];
+  return pages < 0 ? -pages : (pages * Number(row?.page_size)) / 1024;
 }
 
-function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) VALUES (${placeholders(columns.length)})`;
-}
-
-function upsertSql(table: string, idColumn: string, columns: readonly string[]): string {
-  const names = columns.map(quoteIdentifier);
-  return (
-    `${insertSql(table, columns)} ` +
-    `ON CONFLICT (${quoteIdentifier(idColumn)}) DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(', ')}`
-  );
-}
-
-/**
- * Inserts the rows, or replaces the stored ones with the same id. On SQLite one prepared
- * statement runs per row (no statement text to build or parse per row), and a row the caller
- * knows is not stored (`stored[i]` false, read in the same transaction) goes through a plain
- * `INSERT`, which costs SQLite less than the upsert (it would fail on a stored id, never
- * update it). On PostgreSQL, where every statement is a round trip, a bounded number of rows
- * goes into each upsert.
- */
+/** Inserts the rows, or replaces the stored ones with the same id: a bounded number of rows per upsert. */
 export async function upsertRows(
   trx: Tx,
   table: string,
   idColumn: string,
   rows: readonly Row[],
   columnsPerRow: number,
-  stored: readonly boolean[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const bulk = await SqliteBulk.of(trx);
-  if (bulk) {
-    const columns = Object.keys(rows[0]!);
-    const insert = bulk.statement(insertSql(table, columns));
-    const upsert = bulk.statement(upsertSql(table, idColumn, columns));
-    const values: unknown[] = new Array(columns.length);
-    rows.forEach((row, index) => {
-      for (let i = 0; i < columns.length; i++) values[i] = sqliteBinding(row[columns[i]!]);
-      (stored[index] === false ? insert : upsert).run(...values);
-    });
-    return;
-  }
   const perStatement = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columnsPerRow));
   for (const part of chunk(rows, perStatement)) {
     await trx(table).insert(part).onConflict(idColumn).merge();

@@ -21,21 +21,3 @@ export function applyKeysetPage<Q extends Knex.QueryBuilder>(query: Q, column: s
   return query;
 }
 
-/**
- * What decides the SQL of a keyset page, apart from the key it starts from: the structure of a
- * shaped query (src/shared/db/query-shape.ts), which binds the key as a value.
- */
-export function keysetStructure(page: KeysetPage): string {
-  return `${page.direction}:${page.from?.side ?? ''}:${page.size}`;
-}
-
-/** The page keysetStructure describes, starting from `fromKey` (null when it starts at an end). */
-export function keysetPageOf(structure: string, fromKey: number | null): KeysetPage {
-  const [direction, side, size] = structure.split(':') as ['forward' | 'backward', '' | 'after' | 'before', string];
-  return {
-    direction,
-    from: side === '' || fromKey === null ? null : { key: fromKey, side },
-    size: Number(size),
-    filter: null,
-  };
-}

@@ -1,11 +1,10 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { applyKeysetPage, keysetPageOf, keysetStructure } from './keyset-page.js';
+import { applyKeysetPage } from './keyset-page.js';
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { QueryShape } from '../shared/db/query-shape.js';
-import { placeholders, SqliteBulk } from '../shared/db/bulk-statements.js';
+import { selectRows } from '../shared/db/statements.js';
 
 export interface LicenseRecord {
   securityLicenseId: number;
@@ -54,23 +53,10 @@ function selectLicenses(db: Db, companyId: number) {
   );
 }
 
-const licensesById = new QueryShape('licenses by id', (db, values: { companyId: number; ids: readonly number[] }) =>
-  selectLicenses(db as Db, values.companyId).whereIn('l.security_license_id', values.ids as number[]),
-);
-
 export async function loadLicenses(db: Db, principal: Principal, ids: readonly number[]): Promise<(LicenseRecord | null)[]> {
-  const rows = await licensesById.select(db, { values: { companyId: principal.companyId, ids } });
+  const rows = await selectRows(db, selectLicenses(db, principal.companyId).whereIn('l.security_license_id', ids as number[]));
   return alignById(ids, rows.map(toLicense), (l) => l.securityLicenseId);
 }
-
-const licensePages = new QueryShape(
-  'license page',
-  (db, values: { companyId: number; employeeId: number; licenseNumber: string | null; fromKey: number | null }, structure) => {
-    const query = selectLicenses(db as Db, values.companyId).where('l.employee_id', values.employeeId);
-    if (values.licenseNumber !== null) query.where('l.license_number', values.licenseNumber);
-    return applyKeysetPage(query, 'l.security_license_id', keysetPageOf(structure, values.fromKey));
-  },
-);
 
 /** One keyset page of an employee's licenses, ordered by securityLicenseId (size + 1 rows at most). */
 export async function licensePage(
@@ -79,8 +65,9 @@ export async function licensePage(
   employeeId: number,
   page: KeysetPage,
 ): Promise<LicenseRecord[]> {
-  const values = { companyId: principal.companyId, employeeId, licenseNumber: page.filter, fromKey: page.from?.key ?? null };
-  const rows = await licensePages.select(db, { values, structure: keysetStructure(page) });
+  const query = selectLicenses(db, principal.companyId).where('l.employee_id', employeeId);
+  if (page.filter !== null) query.where('l.license_number', page.filter);
+  const rows = await selectRows(db, applyKeysetPage(query, 'l.security_license_id', page));
   return rows.map(toLicense);
 }
 
@@ -90,20 +77,12 @@ const IDS_PER_STATEMENT = 500;
 /** The company owning each of these licenses (through its staff member); unknown ids are left out. */
 export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   const owners = new Map<number, number>();
-  // An import asks this for every license it writes: inside a SQLite transaction the statement
-  // is prepared once instead of built and prepared by knex per call.
-  const bulk = await SqliteBulk.of(db);
   for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
     const part = ids.slice(i, i + IDS_PER_STATEMENT);
-    const rows = (
-      bulk
-        ? bulk.all(
-            'SELECT l.security_license_id AS id, s.company_id FROM licenses l JOIN staff s ON s.id = l.employee_id ' +
-              `WHERE l.security_license_id IN (${placeholders(part.length)})`,
-            part,
-          )
-        : await db('licenses as l').join('staff as s', 's.id', 'l.employee_id').whereIn('l.security_license_id', part).select('l.security_license_id as id', 's.company_id')
-    ) as { id: number; company_id: number }[];
+    const rows = (await db('licenses as l')
+      .join('staff as s', 's.id', 'l.employee_id')
+      .whereIn('l.security_license_id', part)
+      .select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
     for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
   }
   return owners;

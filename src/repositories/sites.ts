@@ -4,7 +4,7 @@ import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 import { alignById } from '../shared/db/columns.js';
 import { withinSiteScope } from './tenant-scope.js';
-import { selectRows } from '../shared/db/select-rows.js';
+import { selectRows } from '../shared/db/statements.js';
 
 export interface SiteRecord {
   siteApiId: number;

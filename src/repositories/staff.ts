@@ -2,8 +2,7 @@ import type { Db } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import { alignById, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../shared/db/select-rows.js';
-import { QueryShape } from '../shared/db/query-shape.js';
+import { selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
@@ -33,12 +32,8 @@ function toStaff(row: Record<string, unknown>): StaffRecord {
   };
 }
 
-const staffById = new QueryShape('staff by id', (db, values: { companyId: number; ids: readonly number[] }) =>
-  withinCompany(db('staff').whereIn('id', values.ids as number[]), 'company_id', values),
-);
-
 export async function loadStaff(db: Db, principal: Principal, ids: readonly number[]): Promise<(StaffRecord | null)[]> {
-  const rows = await staffById.select(db, { values: { companyId: principal.companyId, ids } });
+  const rows = await selectRows(db, withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal));
   return alignById(ids, rows.map(toStaff), (s) => s.employeeId);
 }
 

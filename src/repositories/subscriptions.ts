@@ -5,7 +5,7 @@ import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 import { alignById, toBool } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
-import { selectRows } from '../shared/db/select-rows.js';
+import { selectRows } from '../shared/db/statements.js';
 
 export interface SubscriptionRecord {
   subscriptionId: number;

@@ -56,24 +56,3 @@ export function withinSiteScope(
   if (principal.siteIds.length > 0) query.whereIn(columns.site, principal.siteIds as number[]);
   return query;
 }
-
-/** The parts of a principal the tenant rules bind: the values of a shaped query (src/shared/db/query-shape.ts). */
-export interface ScopeValues {
-  companyId: number;
-  customerIds: readonly number[];
-  siteIds: readonly number[];
-  [name: string]: number | string | null | readonly (string | number)[];
-}
-
-export function scopeValuesOf(principal: Principal): ScopeValues {
-  return { companyId: principal.companyId, customerIds: principal.customerIds, siteIds: principal.siteIds };
-}
-
-/**
- * The principal a shaped query is built for: its scope values (placeholders while the shape is
- * built) in place of the key's. The key type decides the form of some rules, so it is part of
- * the shape's structure wherever a rule reads it.
- */
-export function principalOfScope(values: ScopeValues, keyType: Principal['keyType'] = 'developer'): Principal {
-  return { keyId: 0, keyType, companyId: values.companyId, customerIds: values.customerIds, siteIds: values.siteIds };
-}

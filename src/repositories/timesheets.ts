@@ -1,9 +1,8 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import { alignById, fromJson, toBool, toInt, toText } from '../shared/db/columns.js';
-import { principalOfScope, scopeValuesOf, withinTimesheetScope, type ScopeValues } from './tenant-scope.js';
-import { selectRows } from '../shared/db/select-rows.js';
-import { QueryShape } from '../shared/db/query-shape.js';
+import { withinTimesheetScope } from './tenant-scope.js';
+import { selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
@@ -141,17 +140,13 @@ function selectTimesheets(db: Db, principal: Principal) {
   return withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
 }
 
-const timesheetsById = new QueryShape('timesheets by id', (db, values: ScopeValues & { ids: readonly number[] }) =>
-  selectTimesheets(db as Db, principalOfScope(values)).whereIn('t.timesheet_id', values.ids as number[]),
-);
-
 /** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
 export async function loadTimesheets(
   db: Db,
   principal: Principal,
   ids: readonly number[],
 ): Promise<(TimesheetRecord | null)[]> {
-  const rows = await timesheetsById.select(db, { values: { ...scopeValuesOf(principal), ids } });
+  const rows = await selectRows(db, selectTimesheets(db, principal).whereIn('t.timesheet_id', ids as number[]));
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
 }
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../../config.js';
 import { noteFailedStatements } from './failed-statements.js';
@@ -18,13 +19,58 @@ export type Queryable = Db | Tx;
  * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
  */
 export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
-  const db = connect(config);
+  const pooled: PooledSqlite = {};
+  const db = connect(config, pooled);
+  opened.set(db, { database: config.database, pooled });
   // A failed statement is logged by its name, never its text (src/shared/db/failed-statements.ts).
   noteFailedStatements(db);
   return db;
 }
 
-function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
+/** A SQLite database's one pooled connection, as knex's pool handed it to `afterCreate`. */
+interface PooledSqlite {
+  connection?: BetterSqlite3.Database;
+}
+
+/** What each database was opened with: its configuration, and on SQLite its pooled connection. */
+const opened = new WeakMap<Db, { database: Config['database']; pooled: PooledSqlite }>();
+
+/**
+ * The pooled connection of a SQLite database opened by openDatabase (its pool holds one), or
+ * undefined: PostgreSQL, or no connection made yet. Knex's pool owns it; see statements.ts for
+ * the one use made of it.
+ */
+export function pooledSqliteConnection(db: Db): BetterSqlite3.Database | undefined {
+  return opened.get(db)?.pooled.connection;
+}
+
+/** The connection string a PostgreSQL database was opened with (openDatabase), for a session of its own. */
+export function postgresConnectionString(db: Db): string | undefined {
+  const database = opened.get(db)?.database;
+  return database?.client === 'pg' ? database.connectionString : undefined;
+}
+
+/** Every SQLite connection openDatabase's pools made that is still open. */
+const sqliteConnections = new Set<BetterSqlite3.Database>();
+
+/**
+ * The one SQLite connection (of those openDatabase made) that has a transaction open, or
+ * undefined when none or several have: with one connection per pool, that is the connection of
+ * the transaction a caller holds, as long as it is the only one open in the process.
+ */
+export function onlySqliteConnectionInTransaction(): BetterSqlite3.Database | undefined {
+  let found: BetterSqlite3.Database | undefined;
+  for (const connection of sqliteConnections) {
+    if (!connection.open) sqliteConnections.delete(connection);
+    else if (connection.inTransaction) {
+      if (found) return undefined;
+      found = connection;
+    }
+  }
+  return found;
+}
+
+function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>, pooled: PooledSqlite): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
@@ -37,11 +83,13 @@ function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqli
       pool: {
         min: 1,
         max: 1,
-        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
           conn.pragma('synchronous = NORMAL');
+          pooled.connection = conn;
+          sqliteConnections.add(conn);
           done(null, conn);
         },
       },
@@ -86,8 +134,9 @@ export async function migrateLatest(db: Db): Promise<void> {
     await db.migrate.latest({ migrationSource });
     return;
   }
-  const connection = db.client.config.connection as { connectionString: string };
-  const lock = new (pgDriver().Client)({ connectionString: connection.connectionString });
+  const connectionString = postgresConnectionString(db);
+  if (connectionString === undefined) throw new Error('migrateLatest: open the PostgreSQL database with openDatabase');
+  const lock = new (pgDriver().Client)({ connectionString });
   await lock.connect();
   try {
     await lock.query("select pg_advisory_lock(hashtext(current_schema() || ':shiftgate:migrate'))");
@@ -127,6 +176,17 @@ export async function migrationsCurrent(db: Db): Promise<boolean> {
   return pending.length === 0;
 }
 
+const postgres = new WeakMap<Queryable, boolean>();
+
+/**
+ * Whether a database or transaction is PostgreSQL's: told by the placeholder knex writes for
+ * it (`toSQL().toNative()`, `$1` on PostgreSQL, `?` on SQLite), remembered per handle.
+ */
 export function isPostgres(db: Queryable): boolean {
-  return db.client.config.client === 'pg';
+  let answer = postgres.get(db);
+  if (answer === undefined) {
+    answer = db.raw('?', [0]).toSQL().toNative().sql === '$1';
+    postgres.set(db, answer);
+  }
+  return answer;
 }

@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { isPostgres, type Db } from './knex.js';
-import { cachedStatement, sqliteBinding, type Row, type SqliteConnection } from './select-rows.js';
+import { isPostgres, pooledSqliteConnection, type Db, type Queryable } from './knex.js';
+import { setBounded } from '../bounded-map.js';
+
+export type Row = Record<string, unknown>;
 
 /**
- * Fixed SQL text run as is: `?` placeholders, the same text on both backends. On SQLite each
- * text is prepared once per connection; on PostgreSQL it goes to the driver through knex.raw.
- * Neither builds a query per call.
+ * Fixed SQL text run as is: `?` placeholders, the same text on both backends. Statements go
+ * through `knex.raw`, except SQLite reads and writes outside a transaction, which run as
+ * statements prepared once (below).
  */
 export interface Statements {
   /** Rows of a SELECT, or of a write with RETURNING. */
@@ -14,66 +18,102 @@ export interface Statements {
   run(sql: string, bindings?: readonly unknown[]): Promise<number>;
 }
 
-interface SqliteWriter extends SqliteConnection {
-  readonly inTransaction: boolean;
-  prepare(sql: string): { all(...bindings: unknown[]): Row[]; run(...bindings: unknown[]): { changes: number } };
+/*
+ * knex's better-sqlite3 client prepares every statement again on each call, and has no option
+ * to keep them; preparing the timesheet read costs several times running it
+ * (docs/decisions.md, "SQLite statements prepared once"). So outside a transaction a statement
+ * runs on the database's one pooled connection (handed to us by knex's documented pool hook,
+ * `afterCreate`), prepared once per text. better-sqlite3 runs it synchronously, so nothing else
+ * runs on the connection meanwhile; while a transaction holds the connection
+ * (`inTransaction`), the statement goes through knex instead, which waits for the pool as any
+ * other query does. The 'query' event is emitted as knex would, so statement counts hold.
+ */
+const STATEMENTS_PER_CONNECTION = 500;
+const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+/** The connection a statement of `q` may run on directly: SQLite, outside any transaction. */
+function idleSqliteConnection(q: Queryable): BetterSqlite3.Database | null {
+  if ((q as Knex.Transaction).isTransaction) return null;
+  const connection = pooledSqliteConnection(q as Db);
+  return connection?.open && !connection.inTransaction ? connection : null;
 }
 
-interface PooledClient {
-  acquireConnection(): Promise<SqliteWriter>;
-  releaseConnection(connection: SqliteWriter): Promise<void>;
+function statementOn(connection: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
+  let statements = prepared.get(connection);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(connection, statements);
+  }
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = connection.prepare(sql);
+    setBounded(statements, sql, statement, STATEMENTS_PER_CONNECTION);
+  }
+  return statement;
 }
 
-function sqliteStatements(db: Db, connection: SqliteWriter): Statements {
-  const prepared = (sql: string) => cachedStatement(connection, sql) as unknown as ReturnType<SqliteWriter['prepare']>;
-  return {
-    all: async (sql, bindings = []) => {
-      const values = bindings.map(sqliteBinding);
-      db.emit('query', { sql, bindings: values, method: 'raw' });
-      return prepared(sql).all(...values);
-    },
-    run: async (sql, bindings = []) => {
-      const values = bindings.map(sqliteBinding);
-      db.emit('query', { sql, bindings: values, method: 'raw' });
-      return prepared(sql).run(...values).changes;
-    },
-  };
+// The conversions knex applies to better-sqlite3 bindings.
+function sqliteBinding(value: unknown): unknown {
+  if (typeof value === 'boolean') return Number(value);
+  if (value instanceof Date) return value.valueOf();
+  return value;
 }
 
-function knexStatements(q: Db | Knex.Transaction): Statements {
-  return {
-    all: async (sql, bindings = []) => ((await q.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows,
-    run: async (sql, bindings = []) => ((await q.raw(sql, bindings as Knex.RawBinding[])) as { rowCount: number | null }).rowCount ?? 0,
-  };
+function direct(q: Queryable, sql: string, bindings: readonly unknown[]): { statement: BetterSqlite3.Statement; values: unknown[] } | null {
+  const connection = idleSqliteConnection(q);
+  if (!connection) return null;
+  const values = bindings.map(sqliteBinding);
+  q.emit('query', { sql, bindings: values, method: 'raw' });
+  return { statement: statementOn(connection, sql), values };
+}
+
+async function all(q: Queryable, sql: string, bindings: readonly unknown[] = [], named = false): Promise<Row[]> {
+  const run = direct(q, sql, bindings);
+  if (run) return run.statement.all(...run.values) as Row[];
+  const raw = q.raw(sql, bindings as Knex.RawBinding[]);
+  const name = named && isPostgres(q) ? pgStatementName(sql) : undefined;
+  // knex passes a query's options to the driver: pg prepares a named statement once per connection.
+  const result = (await (name === undefined ? raw : raw.options({ name }))) as Row[] | { rows: Row[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+/** Names given to PostgreSQL statements, process-wide; past the bound a new text runs unnamed. */
+const pgNames = new Map<string, string>();
+const PG_NAMED_STATEMENTS = 500;
+
+function pgStatementName(sql: string): string | undefined {
+  let name = pgNames.get(sql);
+  if (name === undefined && pgNames.size < PG_NAMED_STATEMENTS) {
+    // From the text, so one name never stands for two texts on a connection.
+    name = `sg_${createHash('sha1').update(sql).digest('base64url')}`;
+    pgNames.set(sql, name);
+  }
+  return name;
+}
+
+async function changes(q: Queryable, sql: string, bindings: readonly unknown[] = []): Promise<number> {
+  const run = direct(q, sql, bindings);
+  if (run) return run.statement.run(...run.values).changes;
+  // knex.raw answers with the driver's result: better-sqlite3's run() info, pg's result.
+  const result = (await q.raw(sql, bindings as Knex.RawBinding[])) as { changes?: number; rowCount?: number | null };
+  return isPostgres(q) ? (result.rowCount ?? 0) : (result.changes ?? 0);
+}
+
+/** Fixed statements on `q`: a database, or a transaction they join. */
+export function statementsOf(q: Queryable): Statements {
+  return { all: (sql, bindings) => all(q, sql, bindings), run: (sql, bindings) => changes(q, sql, bindings) };
 }
 
 /**
- * Runs `work` with fixed statements, in one transaction when `transaction` is set. On SQLite the
- * one pooled connection is held for the whole of `work` (nothing else can run on it meanwhile),
- * and a transaction begins IMMEDIATE, taking the write lock first, as every other write
- * transaction here does. `work` should only run statements: it holds the database.
+ * Runs a SELECT built with knex's query builder: on SQLite outside a transaction as above, on
+ * PostgreSQL as a named statement, which each pooled connection parses and plans once.
  */
+export async function selectRows(q: Queryable, query: Knex.QueryBuilder): Promise<Row[]> {
+  const { sql, bindings } = query.toSQL();
+  return all(q, sql, bindings, true);
+}
+
+/** Runs `work` with fixed statements, in one transaction (knex's) when `transaction` is set. */
 export async function withStatements<T>(db: Db, options: { transaction: boolean }, work: (statements: Statements) => Promise<T>): Promise<T> {
-  if (isPostgres(db)) {
-    return options.transaction ? db.transaction((trx) => work(knexStatements(trx))) : work(knexStatements(db));
-  }
-  const client = db.client as unknown as PooledClient;
-  const connection = await client.acquireConnection();
-  try {
-    const statements = sqliteStatements(db, connection);
-    if (!options.transaction) return await work(statements);
-    const control = (sql: string) => (cachedStatement(connection, sql) as unknown as ReturnType<SqliteWriter['prepare']>).run();
-    control('BEGIN IMMEDIATE');
-    try {
-      const result = await work(statements);
-      control('COMMIT');
-      return result;
-    } catch (error) {
-      // A failed statement may already have ended the transaction; only roll back one still open.
-      if (connection.inTransaction) control('ROLLBACK');
-      throw error;
-    }
-  } finally {
-    await client.releaseConnection(connection);
-  }
+  return options.transaction ? db.transaction((trx) => work(statementsOf(trx))) : work(statementsOf(db));
 }

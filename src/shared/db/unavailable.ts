@@ -1,4 +1,5 @@
 import knex from 'knex';
+import { failedStatementOf } from './failed-statements.js';
 
 // knex is CommonJS: its error class is a property of the default export, not a named export.
 const { KnexTimeoutError } = knex;
@@ -44,7 +45,9 @@ export function databaseUnavailability(error: unknown): Unavailability | undefin
     const { code, message, originalError, cause } = current as { code?: unknown; message?: unknown; originalError?: unknown; cause?: unknown };
     const byCode = typeof code === 'string' ? unavailabilityOfCode(code) : undefined;
     if (byCode) return byCode;
-    if (typeof message === 'string' && PG_CONNECTION_LOST.test(message)) return 'unavailable';
+    // knex puts the statement in front of a failed query's message; the driver's own comes after it.
+    const driverMessage = failedStatementOf(current)?.driverMessage ?? message;
+    if (typeof driverMessage === 'string' && PG_CONNECTION_LOST.test(driverMessage)) return 'unavailable';
     current = originalError ?? cause;
   }
   return undefined;
