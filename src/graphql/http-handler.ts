@@ -80,7 +80,10 @@ export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
       const contextValue = (await contextFactory()) as Record<string, unknown>;
       const args = { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue };
       // No operation to run (several and none named, or an unknown name): graphql-js words the refusal.
-      if (!getOperationAST(document, params.operationName)) return (req.context.result = (await execute(args)) as ExecutionResult);
+      if (!getOperationAST(document, params.operationName)) {
+        req.context.result = (await execute(args)) as ExecutionResult;
+        return req.context.result.errors;
+      }
       executes.set(contextValue, execute);
       return args;
     },
