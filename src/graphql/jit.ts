@@ -3,6 +3,7 @@ import {
   getNamedType,
   getOperationAST,
   getVariableValues,
+  GraphQLError,
   isEnumType,
   isNonNullType,
   isSpecifiedScalarType,
@@ -36,7 +37,7 @@ const MAX_DOCUMENT_LENGTH = 3_000;
  * - a result with any error, or a throw, is dropped and graphql-js runs the operation again with
  *   the same context, so errors, their order and locations and the data around them are
  *   graphql-js's. Queries only read, so running one twice changes nothing but the time a
- *   failure takes.
+ *   failure takes. The one exception: a resolver's error in a checked-in document (below).
  *
  * Compiled forms are kept per document object: yoga's parse cache hands out one per text (and
  * bounds how many), and the checked-in operations are fixed, so nothing here grows on its own.
@@ -68,7 +69,16 @@ export function jitPlugin(): Plugin {
       setExecuteFn(((executionArgs: ExecutionArgs) => {
         const variables = getVariableValues(executionArgs.schema, operation.variableDefinitions ?? [], executionArgs.variableValues ?? {});
         if (variables.errors) return standard(executionArgs);
-        const settle = (result: ExecutionResult) => (result.errors || !('data' in result) ? standard(executionArgs) : result);
+        const settle = (result: ExecutionResult) => {
+          if (!result.errors && 'data' in result) return result;
+          // A checked-in document carries no source, so nothing to locate: a resolver's error (one
+          // with an original error) is graphql-js's but for the empty `locations` graphql-jit
+          // gives it, so a REST read answered 404 does not run twice.
+          if (!executionArgs.document.loc && 'data' in result && result.errors?.every((error) => error.originalError)) {
+            return { ...result, errors: result.errors.map((error) => new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions })) };
+          }
+          return standard(executionArgs);
+        };
         try {
           const result = query.query(executionArgs.rootValue, executionArgs.contextValue, variables.coerced);
           return result instanceof Promise ? result.then(settle, () => standard(executionArgs)) : settle(result);
