@@ -44,7 +44,7 @@ export interface GraphQLEndpointOptions {
   authentication: RequestAuthentication;
   streams: StreamAdmission;
   bodyLimitBytes: number;
-  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before either transport has it. */
+  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before yoga answers it. */
   admitBatch: BatchAdmission;
   /** Answers GET and JSON POST requests of one operation (src/graphql/http-handler.ts). */
   httpHandler: GraphQLHttpHandler;
