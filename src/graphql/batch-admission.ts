@@ -37,8 +37,8 @@ function itemCost(schema: GraphQLSchema, item: unknown, maxTokens: number): numb
 }
 
 /**
- * A batch is as many requests as it carries operations, whichever way /graphql then answers it
- * (the JSON transport or yoga): the authentication charged the key one, and each further
+ * A batch is as many requests as it carries operations (yoga's handler answers it): the
+ * authentication charged the key one, and each further
  * operation is charged here; and its operations' costs together are held to GRAPHQL_MAX_COST,
  * as one operation's is (cost.ts), before any of them runs. A body that is not a batch within
  * GRAPHQL_BATCH_LIMIT is left alone: one operation is costed as it runs, and a malformed or

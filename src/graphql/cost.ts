@@ -1,5 +1,4 @@
 import {
-  BREAK,
   getNamedType,
   getOperationAST,
   GraphQLError,
@@ -15,12 +14,10 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { pageSizeOfCursor } from '../shared/pagination/cursor-codec.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
-import { isCallerDocument } from './caller-document.js';
 
 /**
  * The cost of an operation, as GraphQL Armor's cost rule counts it (a field with a selection
@@ -197,45 +194,6 @@ export function operationCost(
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
-/** The names of the arguments a list's length is read from, in this schema. */
-const lengthArgumentNames = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
-
-function lengthArguments(schema: GraphQLSchema): ReadonlySet<string> {
-  let names = lengthArgumentNames.get(schema);
-  if (!names) {
-    const found = new Set([...PAGE_ARGUMENTS, ...CURSOR_ARGUMENTS]);
-    for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) && !isInterfaceType(type)) continue;
-      for (const field of Object.values(type.getFields())) {
-        const name = field.extensions[LENGTH_ARGUMENT];
-        if (typeof name === 'string') found.add(name);
-      }
-    }
-    names = found;
-    lengthArgumentNames.set(schema, names);
-  }
-  return names;
-}
-
-/**
- * Whether any list length in the document (a page size, a cursor, an id list) is a variable:
- * only then does the cost depend on the variables.
- */
-export function costReadsVariables(schema: GraphQLSchema, document: DocumentNode): boolean {
-  const names = lengthArguments(schema);
-  let reads = false;
-  visit(document, {
-    Argument(node) {
-      if (names.has(node.name.value) && node.value.kind === Kind.VARIABLE) {
-        reads = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return reads;
-}
-
 /** The cost of the operation when it is over `maxCost`; undefined when it is within it. */
 export function costOverLimit(
   schema: GraphQLSchema,
@@ -246,6 +204,15 @@ export function costOverLimit(
 ): number | undefined {
   const cost = operationCost(schema, document, operationName, variables);
   return cost !== undefined && cost > maxCost ? cost : undefined;
+}
+
+/**
+ * Whether an operation is one a caller sent to /graphql: both handlers put the request's
+ * parameters in the context of every operation they run. Operations the gateway runs itself
+ * (REST routes, webhook and live-event payloads) carry none.
+ */
+function isCallerDocument(context: unknown): boolean {
+  return typeof context === 'object' && context !== null && 'params' in context;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { databaseUnavailableError } from '../shared/errors.js';
 import { httpExtensionOf } from '../shared/http/failure.js';
 
@@ -14,11 +14,14 @@ function isExpected(error: GraphQLError): boolean {
 /** The error itself when it may be shown, otherwise its masked replacement. */
 export type MaskError = (error: unknown, message: string) => Error;
 
+/** The request id of the operation an error came from, set by requestIdPlugin before yoga masks the error. */
+const requestIds = new WeakMap<object, string>();
+
 /**
  * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
- * INTERNAL_SERVER_ERROR (no message, stack, SQL or path), and the original goes to the log.
- * A database that is busy, out of reach, full or read-only is no fault of ours or the caller's:
- * it becomes SERVICE_UNAVAILABLE (503).
+ * INTERNAL_SERVER_ERROR (no message, stack, SQL or path) carrying the request id to quote, and
+ * the original goes to the log. A database that is busy, out of reach, full or read-only is no
+ * fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
 export function maskErrorWith(sink: UnexpectedErrorSink): MaskError {
@@ -27,40 +30,36 @@ export function maskErrorWith(sink: UnexpectedErrorSink): MaskError {
     const located = error instanceof GraphQLError ? error : undefined;
     const unavailable = databaseUnavailableError(error, located);
     if (unavailable) {
-      // `extensions.http` makes yoga answer /graphql with the status and headers of a 503 (yoga strips it from the body).
+      // `extensions.http` gives the answer to /graphql the status and headers of a 503 (and is left out of the body).
       (unavailable.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
       return unavailable;
     }
     sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
+    const requestId = typeof error === 'object' && error !== null ? requestIds.get(error) : undefined;
     return new GraphQLError(message, {
       nodes: located?.nodes ?? null,
       path: located?.path ?? null,
-      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      extensions: { code: 'INTERNAL_SERVER_ERROR', ...(requestId ? { requestId } : {}) },
     });
   };
 }
 
-interface WithRequestId {
-  requestId?: string;
-}
-
-/** Adds the request id to masked errors, so a caller can quote it to support. */
-export function tagRequestId(errors: readonly GraphQLError[] | undefined, requestId: string | undefined): void {
-  if (!errors || !requestId) return;
-  for (const error of errors) {
-    const extensions = error.extensions as Record<string, unknown> | undefined;
-    if (extensions?.code === 'INTERNAL_SERVER_ERROR') extensions.requestId = requestId;
-  }
-}
-
-/** The yoga side of tagRequestId, for responses yoga itself writes. */
-export function requestIdPlugin(): Plugin<WithRequestId> {
+/**
+ * Marks the errors of an operation's result with the request id of its context, for yoga's
+ * masking (which runs after every other plugin's) to put on the masked error, so a caller can
+ * quote it to support. A stream's events are not marked.
+ */
+export function requestIdPlugin(): Plugin {
   return {
-    onResultProcess({ result, serverContext }) {
-      const requestId = (serverContext as WithRequestId).requestId;
-      for (const single of Array.isArray(result) ? result : [result]) {
-        tagRequestId((single as { errors?: readonly GraphQLError[] }).errors, requestId);
-      }
+    onExecute({ args }) {
+      const requestId = (args.contextValue as { requestId?: unknown }).requestId;
+      if (typeof requestId !== 'string') return undefined;
+      return {
+        onExecuteDone({ result }) {
+          if (isAsyncIterable(result)) return;
+          for (const error of (result as ExecutionResult).errors ?? []) requestIds.set(error, requestId);
+        },
+      };
     },
   };
 }

@@ -26,23 +26,17 @@ export function requestCacheKey(): WithRequestCaches {
   return { [contextCacheSymbol]: {} };
 }
 
-/** Ends a request's plugin caches: call once its result is complete. */
-export function releaseRequestCaches(context: unknown): void {
-  if (typeof context === 'object' && context !== null && contextCacheSymbol in context) {
-    (context as WithRequestCaches)[contextCacheSymbol] = {};
-  }
-}
-
 /**
- * yoga's side: once an operation run by yoga's stage has its result, its caches are released. A
- * stream keeps them, since its events run with the same context until it ends.
+ * Once an operation has its result, whichever way it came (/graphql, a REST route, a payload),
+ * its caches are released. A stream keeps them, since its events run with the same context
+ * until it ends.
  */
 export function releaseRequestCachesPlugin(): Plugin {
   return {
     onExecute({ args }) {
       return {
         onExecuteDone({ result }) {
-          if (!isAsyncIterable(result)) releaseRequestCaches(args.contextValue);
+          if (!isAsyncIterable(result)) (args.contextValue as unknown as WithRequestCaches)[contextCacheSymbol] = {};
         },
       };
     },

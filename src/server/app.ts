@@ -10,14 +10,10 @@ import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf, type Execute } from '../graphql/execute.js';
 import { batchAdmission } from '../graphql/batch-admission.js';
-import { graphqlTransport } from '../graphql/http-transport.js';
+import { graphqlHttpHandler } from '../graphql/http-handler.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
-import { createYogaApp, graphqlContextOf, type YogaApp } from '../graphql/yoga.js';
-import { KnownQueries } from '../graphql/known-queries.js';
-import { knownQueryLane } from '../graphql/known-query-lane.js';
-import { COMPILED_DOCUMENTS, CompiledDocuments } from '../graphql/compiled-documents.js';
+import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
 import { schema } from '../graphql/schema.js';
-import { maskErrorWith } from '../graphql/error-masking.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
 import { sendEnvelopeFailure, sendFailure } from '../rest/send-failure.js';
@@ -29,7 +25,6 @@ import { createLogger, type Logger } from '../shared/observability/logger.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
 import { createWebhookServices } from '../webhooks/services.js';
-import { PAYLOAD_DOCUMENTS } from '../workers/payload-renderer.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
@@ -51,10 +46,6 @@ export interface App {
   authenticator: Authenticator;
   tokens: TokenIssuer;
   yoga: YogaApp;
-  /** The queries callers sent to /graphql, compiled (src/graphql/compiled-caller-queries.ts); none under GRAPHQL_EXECUTOR=standard. */
-  compiledDocuments: CompiledDocuments | undefined;
-  /** The compiled queries answered in full once, which /graphql answers in its own lane (src/graphql/known-query-lane.ts); none under GRAPHQL_EXECUTOR=standard. */
-  knownQueries: KnownQueries | undefined;
   /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
   execute: Execute;
   server: Server;
@@ -76,12 +67,8 @@ export interface CreateAppOptions {
   db?: Db;
   now?: () => number;
   logger?: Logger;
-  /** 'yoga' answers every /graphql request through yoga: what the transport is compared with (test/graphql/transport-equality.test.ts). */
-  graphqlTransport?: 'own' | 'yoga';
   /** Prints the OpenAPI document on the first request to /openapi.json (by default, the generator in src/rest/openapi/). */
   printOpenApi?: PrintOpenApi;
-  /** How many runs of a caller's query before it is compiled (src/graphql/compiled-documents.ts); tests set 1 to compile at once. */
-  compileAfter?: number;
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
@@ -102,15 +89,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
   const webhookServices = createWebhookServices(config.webhooks, config.limits);
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
-  const compiled = config.graphqlExecutor === 'compiled';
   const yogaOptions = {
     limits: config.limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
-    compiledDocuments: compiled ? new CompiledDocuments(schema, { ...COMPILED_DOCUMENTS, compileAfter: options.compileAfter ?? COMPILED_DOCUMENTS.compileAfter }) : undefined,
-    knownQueries: compiled ? new KnownQueries() : undefined,
+    jit: config.graphqlExecutor === 'compiled',
   };
   const yoga = createYogaApp(services, yogaOptions);
-  const contextOf = graphqlContextOf(services);
   // Background work gets its own connection (when the database allows a second one), so it
   // never queues behind or interleaves with request statements; it renders payloads through
   // an identical yoga instance bound to that connection.
@@ -118,14 +102,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
   const backgroundServices: Services = shareable ? services : { ...services, db: backgroundDb };
   const backgroundYoga = shareable ? yoga : createYogaApp(backgroundServices, yogaOptions);
-  const maskError = maskErrorWith(yogaOptions.onUnexpectedError);
-  // Payloads are rendered by read operations, compiled as the REST reads are (src/graphql/execute.ts).
-  const backgroundExecute = executorOf(backgroundYoga, {
-    executor: config.graphqlExecutor,
-    operations: PAYLOAD_DOCUMENTS,
-    maskError,
-    contextOf: graphqlContextOf(backgroundServices),
-  });
+  const backgroundExecute = executorOf(backgroundYoga);
   const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = config.limits.bodyLimitBytes;
   const rateLimits = createRateLimits(config.limits, db);
@@ -133,26 +110,17 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
-  // The REST routes' fixed read operations run compiled unless GRAPHQL_EXECUTOR=standard (src/graphql/execute.ts).
-  const execute = executorOf(yoga, {
-    executor: config.graphqlExecutor,
-    operations: routes.map((route) => route.operation),
-    maskError,
-    contextOf,
-  });
+  const execute = executorOf(yoga);
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const known = yogaOptions.knownQueries;
-  const lane = known && knownQueryLane({ known, schema, maxCost: config.limits.graphql.maxCost, contextOf });
-  const transport = options.graphqlTransport === 'yoga' ? undefined : graphqlTransport(yoga, { batchLimit: config.limits.graphql.batchLimit, lane, known });
   const admitBatch = batchAdmission({
     schema,
     limits: config.limits.graphql,
     charge: (principal, res, points) => authentication.chargeMore(principal, res, points),
   });
-  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, admitBatch, transport });
+  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
   const handleDocs = docsPage();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -199,8 +167,6 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     authenticator,
     tokens,
     yoga,
-    compiledDocuments: yogaOptions.compiledDocuments,
-    knownQueries: yogaOptions.knownQueries,
     execute,
     server,
     webhooks,

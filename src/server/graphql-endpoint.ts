@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAuthentication } from '../auth/request-authentication.js';
 import { sendGraphQLError } from '../graphql/send-failure.js';
 import type { BatchAdmission } from '../graphql/batch-admission.js';
-import type { GraphQLTransport } from '../graphql/http-transport.js';
+import type { GraphQLHttpHandler } from '../graphql/http-handler.js';
 import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { apiError } from '../shared/errors.js';
@@ -44,20 +44,35 @@ export interface GraphQLEndpointOptions {
   authentication: RequestAuthentication;
   streams: StreamAdmission;
   bodyLimitBytes: number;
-  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before either transport has it. */
+  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before yoga answers it. */
   admitBatch: BatchAdmission;
-  /**
-   * Answers the plain JSON requests without yoga's Fetch emulation (src/graphql/http-transport.ts);
-   * without it yoga answers every request, which is what the transport is compared with.
-   */
-  transport?: GraphQLTransport;
+  /** Answers GET and JSON POST requests of one operation (src/graphql/http-handler.ts). */
+  httpHandler: GraphQLHttpHandler;
+}
+
+const STREAM_MEDIA_TYPES = /text\/event-stream|multipart\/mixed/i;
+const JSON_MEDIA_TYPES = /json|\*\/\*|application\/\*/i;
+const JSON_BODY = /^application\/json\s*(;|$)/i;
+
+/**
+ * Which handler answers: yoga's own for what only it serves — a live stream (an admitted
+ * subscription), an answer as an event stream or multipart/mixed, a batch (a JSON array), a body
+ * sent as application/graphql+json — and graphql-http's for the rest. Both run the same pipeline.
+ */
+function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | undefined): boolean {
+  if (liveStream) return true;
+  const accept = req.headers.accept ?? '';
+  if (STREAM_MEDIA_TYPES.test(accept) && !JSON_MEDIA_TYPES.test(accept)) return true;
+  if (body === undefined) return false;
+  if (!JSON_BODY.test(req.headers['content-type'] ?? '')) return true;
+  const first = body.find((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
+  return first === 0x5b;
 }
 
 /**
  * /graphql: the GraphiQL page for a browser; everything else, once the caller is authenticated
- * and charged, the body read (bounded, UTF-8) and a live stream admitted, through the transport
- * for the requests it takes and through yoga for the rest (event and live streams, malformed
- * requests). What fails before either answers is GraphQL error JSON.
+ * and charged, the body read (bounded, UTF-8) and a live stream admitted, through graphql-http
+ * or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { yoga } = options;
@@ -76,7 +91,7 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
-        // Read (and bound) the body here, for the transport and yoga alike.
+        // Read (and bound) the body here, for either handler.
         requestBody = await readUtf8Body(req, options.bodyLimitBytes);
         const admitting = options.admitBatch(requestBody, principal, res);
         if (admitting) await admitting;
@@ -84,7 +99,7 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
       const admitting = options.streams.admit(req, res, principal, requestBody);
       const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
-      if (options.transport && (await options.transport(req, res, context, requestBody))) return;
+      if (!yogaAnswers(req, liveStream, requestBody)) return await options.httpHandler(req, res, context, requestBody);
       if (requestBody !== undefined) {
         const body = requestBody;
         // yoga takes the body already read as an async iterable instead of the socket.

@@ -46,7 +46,7 @@ function licenseDocument(): DocumentNode {
 
 const LICENSE_DOCUMENT = licenseDocument();
 
-/** The documents payloads are rendered with: read operations, compiled once like the REST reads unless GRAPHQL_EXECUTOR=standard (src/server/app.ts). */
+/** The documents payloads are rendered with: read operations (test/graphql/compiled-executor.test.ts runs them on both executors). */
 export const PAYLOAD_DOCUMENTS: readonly DocumentNode[] = [TimesheetDocument as unknown as DocumentNode, LICENSE_DOCUMENT];
 
 /** The same principal shape an API key produces, limited to the record owner's company. */

@@ -21,13 +21,12 @@ function remaining(headers: Headers): number {
 
 /**
  * A batch is as many operations as it carries: each is charged to the key's budget, and their
- * costs together are held to GRAPHQL_MAX_COST, before any of them runs. Both ways /graphql
- * answers a batch (the JSON transport, and yoga alone) meet the same rule.
+ * costs together are held to GRAPHQL_MAX_COST, before any of them runs.
  */
-describe.each(['own', 'yoga'] as const)('a batch through the %s transport', (graphqlTransport) => {
+describe('a batch', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ graphqlTransport, env: { RATE_LIMIT_PER_MINUTE: String(BUDGET), GRAPHQL_MAX_COST: String(MAX_COST), GRAPHQL_BATCH_LIMIT: '10' } });
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(BUDGET), GRAPHQL_MAX_COST: String(MAX_COST), GRAPHQL_BATCH_LIMIT: '10' } });
   });
   afterAll(() => t.close());
 

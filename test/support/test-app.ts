@@ -87,12 +87,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Replaces the app's logger (tests that read log lines). */
   logger?: Logger;
-  /** 'yoga' answers every /graphql request through yoga alone (test/graphql/transport-equality.test.ts). */
-  graphqlTransport?: 'own' | 'yoga';
   /** Replaces what prints the OpenAPI document on the first request to /openapi.json. */
   printOpenApi?: PrintOpenApi;
-  /** Runs of a caller's query before it is compiled (1: at once, so a corpus sent once runs compiled). */
-  compileAfter?: number;
 }
 
 /** Starts the gateway on an ephemeral loopback port over a fresh database of the suite's backend. */
@@ -108,16 +104,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
     TOKEN_PREFIX_FAILURES_PER_MINUTE: '1000000',
     LOG_LEVEL: 'silent',
-    // `npm run test:standard-executor` runs the HTTP suites again under the standard executor.
-    ...(process.env.GRAPHQL_EXECUTOR ? { GRAPHQL_EXECUTOR: process.env.GRAPHQL_EXECUTOR } : {}),
     ...options.env,
   });
   const app = await createApp(config, {
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.graphqlTransport ? { graphqlTransport: options.graphqlTransport } : {}),
     ...(options.printOpenApi ? { printOpenApi: options.printOpenApi } : {}),
-    ...(options.compileAfter ? { compileAfter: options.compileAfter } : {}),
   });
   if (options.seed !== false) await seedTenants(app.db);
   const openApiProblems: string[] = [];

@@ -1,0 +1,159 @@
+import {
+  BREAK,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  isEnumType,
+  isNonNullType,
+  isSpecifiedScalarType,
+  Kind,
+  OperationTypeNode,
+  typeFromAST,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValueNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Plugin } from 'graphql-yoga';
+
+/** Documents longer than this many characters are never compiled (compiling one blocks the process for milliseconds). */
+const MAX_DOCUMENT_LENGTH = 3_000;
+
+/**
+ * The GRAPHQL_EXECUTOR=compiled plugin: queries run by graphql-jit, compiled once per document
+ * and operation, wherever its answer is provably graphql-js's; graphql-js answers the rest.
+ * Nothing else in the pipeline changes (parsing, validation, GraphQL Armor, the cost limit,
+ * the context, error masking).
+ *
+ * - only the operations `compilable` admits are compiled, the first time they run;
+ * - graphql-js coerces the variables first (`getVariableValues`), and graphql-jit is given the
+ *   coerced values, which it coerces to themselves (`compilable` admits only such types); when
+ *   graphql-js refuses them, graphql-js runs the operation and words the refusal;
+ * - a result with any error, or a throw, is dropped and graphql-js runs the operation again with
+ *   the same context, so errors, their order and locations and the data around them are
+ *   graphql-js's. Queries only read, so running one twice changes nothing but the time a
+ *   failure takes. The one exception: a resolver's error in a checked-in document (below).
+ *
+ * Compiled forms are kept per document object: yoga's parse cache hands out one per text (and
+ * bounds how many), and the checked-in operations are fixed, so nothing here grows on its own.
+ */
+export function jitPlugin(): Plugin {
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  const compiledFor = (args: ExecutionArgs, operation: OperationDefinitionNode): CompiledQuery | null => {
+    let operations = compiled.get(args.document);
+    if (!operations) compiled.set(args.document, (operations = new Map()));
+    const name = operation.name?.value ?? '';
+    let entry = operations.get(name);
+    if (entry === undefined) {
+      const length = args.document.loc?.source.body.length ?? 0;
+      const query = length <= MAX_DOCUMENT_LENGTH && compilable(args.schema, args.document, operation)
+        ? compileQuery(args.schema, args.document, operation.name?.value, { disablingCapturingStackErrors: true })
+        : null;
+      entry = query && isCompiledQuery(query) ? query : null;
+      operations.set(name, entry);
+    }
+    return entry;
+  };
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== OperationTypeNode.QUERY) return;
+      const query = compiledFor(args, operation);
+      if (!query) return;
+      const standard = executeFn as (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+      setExecuteFn(((executionArgs: ExecutionArgs) => {
+        const variables = getVariableValues(executionArgs.schema, operation.variableDefinitions ?? [], executionArgs.variableValues ?? {});
+        if (variables.errors) return standard(executionArgs);
+        const settle = (result: ExecutionResult) => {
+          if (!result.errors && 'data' in result) return result;
+          // A checked-in document carries no source, so nothing to locate: a resolver's error (one
+          // with an original error) is graphql-js's but for the empty `locations` graphql-jit
+          // gives it, so a REST read answered 404 does not run twice.
+          if (!executionArgs.document.loc && 'data' in result && result.errors?.every((error) => error.originalError)) {
+            return { ...result, errors: result.errors.map((error) => new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions })) };
+          }
+          return standard(executionArgs);
+        };
+        try {
+          const result = query.query(executionArgs.rootValue, executionArgs.contextValue, variables.coerced);
+          return result instanceof Promise ? result.then(settle, () => standard(executionArgs)) : settle(result);
+        } catch {
+          return standard(executionArgs);
+        }
+      }) as typeof executeFn);
+    },
+  };
+}
+
+/** The variable types graphql-jit coerces to the same values graphql-js does, given graphql-js's coerced values. */
+function sameCoercion(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type);
+    if (!type) return false;
+    const named = getNamedType(type);
+    // Built-in scalars coerce a coerced value to itself; an enum only when its values are its names.
+    if (isSpecifiedScalarType(named)) continue;
+    if (isEnumType(named) && named.getValues().every((value) => value.value === value.name)) continue;
+    return false;
+  }
+  return true;
+}
+
+function holdsVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(holdsVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => holdsVariable(field.value));
+  return false;
+}
+
+/**
+ * Whether graphql-jit runs this operation as graphql-js does. It is not compiled when it is not a
+ * query (mutations and subscriptions always run on graphql-js); when a variable is of a custom
+ * scalar, an input object or an enum whose values are not its names (graphql-jit coerces those
+ * its own way); when an argument is an input object literal, or a list literal holding a
+ * variable (graphql-jit sets a field whose variable is absent to null, where graphql-js leaves it
+ * out); when it asks for the schema (`__schema`, `__type`); when it carries a directive other
+ * than @skip and @include, or one of those with a variable that may be null.
+ */
+export function compilable(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== OperationTypeNode.QUERY || !sameCoercion(schema, operation)) return false;
+  const nonNullVariables = new Set(
+    (operation.variableDefinitions ?? []).filter((definition) => isNonNullType(typeFromAST(schema, definition.type))).map((definition) => definition.variable.name.value),
+  );
+  let ok = true;
+  visit(document, {
+    // The variables' own directives and defaults are graphql-js's business (it coerces them).
+    VariableDefinition: () => false,
+    Field(field) {
+      if (field.name.value === '__schema' || field.name.value === '__type') {
+        ok = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+    Argument(argument) {
+      const { value } = argument;
+      if (value.kind === Kind.OBJECT || (value.kind === Kind.LIST && holdsVariable(value))) {
+        ok = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+    Directive(directive) {
+      const name = directive.name.value;
+      const condition = directive.arguments?.find((argument) => argument.name.value === 'if')?.value;
+      const fixed = condition !== undefined && (condition.kind !== Kind.VARIABLE || nonNullVariables.has(condition.name.value));
+      if ((name !== 'skip' && name !== 'include') || !fixed) {
+        ok = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return ok;
+}
