@@ -11,7 +11,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
  * batch function with it). A context used as the key therefore outlives its request until the
  * next full collection: the context, its loaders and their rows (and whatever else the context
  * holds) are copied through the young generation and promoted into the old one, which then
- * needs full collections more often (bench/README.md, round four).
+ * needs full collections more often (an earlier bench round, in bench/README.md's git history).
  *
  * Giving the context a key of its own, and a new one once the request is answered, lets the old
  * key die at the next young collection, and the entries with it. A resolver that ran after the

@@ -38,7 +38,7 @@ export const REDACTED_PATHS = [
  * stdout is pino's own asynchronous destination (sonic-boom): lines are gathered until
  * LOG_BATCH_BYTES wait and then written at once, and at the latest every LOG_FLUSH_MS. One write
  * per line cost a busy gateway a system call and a thread-pool hand-off per request
- * (bench/README.md, round five). pino writes what still waits synchronously when the process
+ * (an earlier bench round, in bench/README.md's git history). pino writes what still waits synchronously when the process
  * exits (a shutdown, a crash, process.exit); only a SIGKILL can lose lines. A stdout that does
  * not keep up holds at most LOG_BUFFER_MAX_BYTES; lines beyond it are dropped rather than held.
  */
