@@ -3,7 +3,6 @@ import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { withStatements, type Statements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
-import { unrenderedEventOf, type UnrenderedEvent } from './webhook-events.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -161,161 +160,81 @@ const placeholders = (count: number) => Array.from({ length: count }, () => '?')
 
 /**
  * The lease: up to `limit` due rows, oldest first, marked with the token in one UPDATE that
- * returns their ids. On PostgreSQL the inner SELECT locks with SKIP LOCKED, so concurrent
- * dispatchers take disjoint rows without waiting; on SQLite the single UPDATE is atomic. The
- * text depends only on the backend and how many subscriptions are excluded.
+ * returns them. On PostgreSQL the inner SELECT locks with SKIP LOCKED, so concurrent
+ * dispatchers take disjoint rows without waiting; on SQLite the single UPDATE is atomic.
+ * `filter` narrows the subscriptions (its placeholders are bound before the limit).
  */
-function leaseSql(excluded: number, postgres: boolean): string {
+function leaseSql(filter: string, postgres: boolean): string {
   return (
     'UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (' +
     "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? " +
     'AND (lease_expires_at IS NULL OR lease_expires_at < ?)' +
-    (excluded > 0 ? ` AND subscription_id NOT IN (${placeholders(excluded)})` : '') +
+    filter +
     ' ORDER BY next_attempt_at LIMIT ?' +
     (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
-    ') RETURNING id'
+    ') RETURNING id, subscription_id, next_attempt_at'
   );
 }
 
-/** A held row's own columns, its subscription's and its subscriber's: what can change while it is held. */
-const HELD_COLUMNS = [
-  'd.id',
-  'd.webhook_id',
-  'd.attempt_count',
-  'd.next_attempt_at',
-  'd.lease_owner',
-  'd.event_id',
-  'd.subscription_id',
-  'su.uri',
-  'su.is_active',
-  'su.failing_since',
-  'su.modified_date_time',
-  'sb.signing_secret',
-  'sb.previous_signing_secret',
-  'sb.previous_secret_expires_at',
-];
+/** Rows by id with their event, subscription and subscriber. */
+const leasedSql = (count: number) =>
+  'SELECT d.id, d.webhook_id, d.attempt_count, d.next_attempt_at, d.lease_owner, d.event_id, d.subscription_id, ' +
+  'e.event, e.event_type, e.company_id, e.record_id, e.occurred_at, e.payload, su.uri, su.is_active, su.failing_since, ' +
+  'su.modified_date_time, sb.signing_secret, sb.previous_signing_secret, sb.previous_secret_expires_at ' +
+  'FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN subscriptions su ON su.id = d.subscription_id ' +
+  `JOIN subscribers sb ON sb.id = su.subscriber_id WHERE d.id IN (${placeholders(count)})`;
 
-/** The held columns and the event's. */
-const LEASED_COLUMNS = [...HELD_COLUMNS, 'e.event', 'e.event_type', 'e.company_id', 'e.record_id', 'e.occurred_at', 'e.payload'];
+export interface Lease {
+  token: string;
+  now: string;
+  until: string;
+  limit: number;
+}
 
-/**
- * Rows by id still leased under the token (a cancel in between clears the lease and drops the
- * row), with their subscription and subscriber, and their event when `withEvent`.
- */
-function leasedSql(count: number, withEvent: boolean): string {
-  return (
-    `SELECT ${(withEvent ? LEASED_COLUMNS : HELD_COLUMNS).join(', ')} FROM webhook_deliveries d ` +
-    (withEvent ? 'JOIN webhook_events e ON e.id = d.event_id ' : '') +
-    'JOIN subscriptions su ON su.id = d.subscription_id ' +
-    'JOIN subscribers sb ON sb.id = su.subscriber_id ' +
-    `WHERE d.lease_owner = ? AND d.id IN (${placeholders(count)})`
-  );
+function leaseWith(sql: Statements, db: Db, lease: Lease, filter: string, ids: readonly number[]) {
+  return sql.all(leaseSql(filter, isPostgres(db)), [lease.token, lease.until, lease.now, lease.now, ...ids, lease.limit]);
 }
 
 /**
- * Leases up to `limit` due deliveries, oldest first, and returns them joined with their event,
- * subscription and subscriber: two statements, the lease and a read of those rows by id.
- * Deliveries of the `excluded` subscriptions are not taken.
+ * Leases up to `limit` due deliveries, oldest first, except those of the `excluded`
+ * subscriptions, and returns them read whole (readLeased): two statements.
  */
-export async function leaseDueDeliveries(
-  db: Db,
-  lease: { token: string; now: string; until: string; limit: number; excluded: readonly number[] },
-): Promise<LeasedDelivery[]> {
+export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: readonly number[] }): Promise<LeasedDelivery[]> {
   return withStatements(db, { transaction: false }, async (sql) => {
-    const ids = await sql.all(leaseSql(lease.excluded.length, isPostgres(db)), [
-      lease.token,
-      lease.until,
-      lease.now,
-      lease.now,
-      ...lease.excluded,
-      lease.limit,
-    ]);
+    const filter = lease.excluded.length > 0 ? ` AND subscription_id NOT IN (${placeholders(lease.excluded.length)})` : '';
+    const ids = await leaseWith(sql, db, lease, filter, lease.excluded);
     if (ids.length === 0) return [];
-    return (await sql.all(leasedSql(ids.length, true), [lease.token, ...ids.map((row) => Number(row.id))])) as unknown as LeasedDelivery[];
+    const rows = (await sql.all(leasedSql(ids.length), ids.map((row) => Number(row.id)))) as unknown as LeasedDelivery[];
+    // A cancel between the two statements clears the lease: that row is not ours to send.
+    return rows.filter((row) => row.lease_owner === lease.token);
   });
 }
 
 /**
- * The lease for a buffer: like the claim's, but only rows of the given subscriptions (those
- * of one destination), returning what placing them needs rather than whole rows, which are read
- * when each is about to be sent (readLeased).
- */
-function leaseOfSubscriptionsSql(subscriptions: number, postgres: boolean): string {
-  return (
-    'UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (' +
-    "SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? " +
-    'AND (lease_expires_at IS NULL OR lease_expires_at < ?)' +
-    // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
-    // instead of reading every row of the subscriptions (finished ones included) and sorting.
-    ` AND +subscription_id IN (${placeholders(subscriptions)})` +
-    ' ORDER BY next_attempt_at LIMIT ?' +
-    (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
-    ') RETURNING id, subscription_id, next_attempt_at, event_id'
-  );
-}
-
-export interface LeasedId {
-  id: number;
-  subscriptionId: number;
-  nextAttemptAt: string;
-  eventId: number;
-}
-
-/**
- * Leases up to `limit` due deliveries of `subscriptions`, oldest first, in one statement: with
- * `statements`, those of a transaction under way (it then takes effect when that commits).
+ * Leases up to `limit` due deliveries of `subscriptions` (those seen sending to one destination),
+ * oldest first, in one statement, returning only what placing them needs: each is read whole
+ * (readLeased) just before it is sent.
  */
 export async function leaseDueOfSubscriptions(
   db: Db,
-  lease: { token: string; now: string; until: string; limit: number; subscriptions: readonly number[] },
-  statements?: Statements,
-): Promise<LeasedId[]> {
+  lease: Lease & { subscriptions: readonly number[] },
+): Promise<{ id: number; subscriptionId: number; nextAttemptAt: string }[]> {
   if (lease.subscriptions.length === 0 || lease.limit <= 0) return [];
-  const run = (sql: Statements) =>
-    sql.all(leaseOfSubscriptionsSql(lease.subscriptions.length, isPostgres(db)), [
-      lease.token,
-      lease.until,
-      lease.now,
-      lease.now,
-      ...lease.subscriptions,
-      lease.limit,
-    ]);
-  const rows = statements ? await run(statements) : await withStatements(db, { transaction: false }, run);
-  return rows.map((row) => ({
-    id: Number(row.id),
-    subscriptionId: Number(row.subscription_id),
-    nextAttemptAt: String(row.next_attempt_at),
-    eventId: Number(row.event_id),
-  }));
+  // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
+  // instead of reading every row of the subscriptions (finished ones included) and sorting.
+  const filter = ` AND +subscription_id IN (${placeholders(lease.subscriptions.length)})`;
+  const rows = await withStatements(db, { transaction: false }, (sql) => leaseWith(sql, db, lease, filter, lease.subscriptions));
+  return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
 }
-
-/** What a send of a leased delivery reads again just before it goes: everything but its event, which never changes. */
-export type HeldDelivery = Omit<LeasedDelivery, 'event' | 'event_type' | 'company_id' | 'record_id' | 'occurred_at' | 'payload'>;
 
 /**
- * The deliveries of `ids` still leased under `token`, read afresh with what can change while a
- * row is held: the lease itself, the subscription (paused, its URI) and the subscriber's signing
- * secrets. A row whose lease was cleared (subscription deleted, delivery settled) or passed to
- * another dispatcher is simply not returned. The event is not read (it never changes): a send
- * whose body is not at hand reads it with eventsForSend.
+ * The deliveries of `ids` read afresh, with what may have changed while they were held: the
+ * lease itself (cleared by a cancel, or passed to another dispatcher), the subscription (paused,
+ * its URI) and the subscriber's signing secrets. The caller compares the lease with its own.
  */
-export async function readLeased(db: Db, token: string, ids: readonly number[]): Promise<HeldDelivery[]> {
+export async function readLeased(db: Db, ids: readonly number[]): Promise<LeasedDelivery[]> {
   if (ids.length === 0) return [];
-  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length, false), [token, ...ids])) as unknown as HeldDelivery[]);
-}
-
-/** An event as a send needs it: what rendering its body needs, and the body stored, if any. */
-export interface EventForSend extends UnrenderedEvent {
-  payload: string | null;
-}
-
-/** The events of `eventIds` as their sends need them (one statement). */
-export async function eventsForSend(db: Db, eventIds: readonly number[]): Promise<EventForSend[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await withStatements(db, { transaction: false }, (sql) =>
-    sql.all(`SELECT id, event, event_type, company_id, record_id, occurred_at, payload FROM webhook_events WHERE id IN (${placeholders(eventIds.length)})`, eventIds),
-  );
-  return rows.map((row) => ({ ...unrenderedEventOf(row), payload: (row.payload as string | null | undefined) ?? null }));
+  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length), ids)) as unknown as LeasedDelivery[]);
 }
 
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */
@@ -368,25 +287,19 @@ const DEACTIVATE =
   'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
 
 /**
- * Records attempts and moves their deliveries on, all in one transaction, in the order given,
- * after `before` (other work sharing the transaction, run first; its failure fails it all).
+ * Records attempts and moves their deliveries on, all in one transaction, in the order given.
  * Each delivery update is conditional on still holding the lease: if it expired and another
  * dispatcher took over, that one owns the row now, the attempt is kept and nothing else
  * changes. Returns, per settlement, whether the delivery moved. A transaction that fails
  * writes nothing: those deliveries keep their leases and are sent again when they expire.
  */
-export async function settleDeliveries(
-  db: Db,
-  settlements: readonly Settlement[],
-  before: readonly ((sql: Statements) => Promise<void>)[] = [],
-): Promise<boolean[]> {
+export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
   // On SQLite the transaction holds the write lock from its first statement to its commit, so a
   // subscription whose failing_since it cleared stays clear until it sets one itself: clearing it
   // again for the next delivered attempt of that subscription would change nothing. (PostgreSQL
   // lets other dispatchers commit in between, so there every delivered attempt clears it.)
   const clearOnce = !isPostgres(db);
   return withStatements(db, { transaction: true }, async (sql) => {
-    for (const work of before) await work(sql);
     const moved: boolean[] = [];
     const cleared = new Set<number>();
     for (const s of settlements) {

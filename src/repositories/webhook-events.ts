@@ -89,42 +89,12 @@ export interface UnrenderedEvent {
   occurredAt: string;
 }
 
-/** An event row (id, event, event_type, company_id, record_id, occurred_at) as an UnrenderedEvent. */
-export function unrenderedEventOf(row: Record<string, unknown>): UnrenderedEvent {
-  return {
-    eventId: Number(row.id),
-    event: String(row.event),
-    eventType: String(row.event_type),
-    companyId: Number(row.company_id),
-    recordId: Number(row.record_id),
-    occurredAt: String(row.occurred_at),
-  };
-}
-
-const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
-
-/** Those of `eventIds` with no body stored yet, with what rendering them needs (one statement). */
-export async function unrenderedEvents(db: Db, eventIds: readonly number[]): Promise<UnrenderedEvent[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await withStatements(db, { transaction: false }, (sql) =>
-    sql.all(
-      `SELECT id, event, event_type, company_id, record_id, occurred_at FROM webhook_events WHERE payload IS NULL AND id IN (${placeholders(eventIds.length)})`,
-      eventIds,
-    ),
-  );
-  return rows.map(unrenderedEventOf);
-}
-
-/**
- * storePayloadOnce for several events in one transaction (one commit instead of one each), or
- * with `statements`, in a transaction under way; returns, in order, the body each event keeps.
- */
-export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[], statements?: Statements): Promise<string[]> {
+/** storePayloadOnce for several events in one transaction; returns, in order, the body each event keeps. */
+export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[]): Promise<string[]> {
   if (bodies.length === 0) return [];
-  const run = async (sql: Statements) => {
+  return withStatements(db, { transaction: true }, async (sql) => {
     const kept: string[] = [];
     for (const { eventId, body } of bodies) kept.push(await storeOnce(sql, eventId, body));
     return kept;
-  };
-  return statements ? run(statements) : withStatements(db, { transaction: true }, run);
+  });
 }

@@ -106,8 +106,3 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
   }
   return emitted;
 }
-
-/** Whether a timesheet status counts as Approved (the contract leaves the values open). */
-export function isApprovedStatus(status: unknown): boolean {
-  return typeof status === 'string' && status.trim().toLowerCase() === 'approved';
-}

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bufferLimitsFor } from '../../src/webhooks/leased-buffer.js';
-import type { Dispatcher } from '../../src/workers/dispatcher.js';
+import { rowsAheadLimits, type Dispatcher } from '../../src/workers/dispatcher.js';
 import { expectEnvelope } from '../support/envelope.js';
 import type { TestApp } from '../support/test-app.js';
 import { deliveriesOf, dispatcherOf, type HoldingReceiver, importTimesheets, ONE_SEND_PER_DESTINATION, startHoldingReceiver, startWebhookApp, subscribe, waitFor } from './support.js';
@@ -52,7 +51,7 @@ describe('rows leased ahead for a destination', () => {
     dispatcher = dispatcherOf(t, owner);
     dispatcher.start();
     await waitFor(() => receiver.held === 1, 'the second send to be held');
-    const { perHost } = bufferLimitsFor(t.app.config.webhooks);
+    const { perHost } = rowsAheadLimits(t.app.config.webhooks);
     // The answered send's record may wait a few milliseconds to share a transaction, its row
     // leased until then: wait for it, so what is counted below is the held send and the rows ahead.
     const answered = receiver.received[0]!.id;
