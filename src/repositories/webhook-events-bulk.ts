@@ -1,34 +1,11 @@
-import { SqliteBulk } from '../shared/db/bulk-statements.js';
-import type { Queryable } from '../shared/db/knex.js';
+import { isPostgres, type Queryable } from '../shared/db/knex.js';
 import { insertEvent, type EventInsert } from './webhook-events.js';
 
-const INSERT_EVENT =
-  'INSERT INTO "webhook_events" ("event", "event_type", "company_id", "record_id", "occurred_at", "dedupe_key") ' +
-  'VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("dedupe_key") DO NOTHING';
-
-/**
- * Writes event rows in order, as insertEvent does one by one: each id, or null where the
- * dedupe key is already on a stored event. Inside a SQLite transaction one prepared statement
- * serves them all.
- */
+/** Writes event rows in order, as insertEvent does: each id, or null where the dedupe key is already on a stored event. */
 export async function insertEvents(trx: Queryable, events: readonly EventInsert[]): Promise<(number | null)[]> {
-  const bulk = await SqliteBulk.of(trx);
-  if (!bulk) {
-    const ids: (number | null)[] = [];
-    for (const event of events) ids.push(await insertEvent(trx, event));
-    return ids;
-  }
-  return events.map((event) => {
-    const { changes, lastInsertRowid } = bulk.run(INSERT_EVENT, [
-      event.event,
-      event.eventType,
-      event.companyId,
-      event.recordId,
-      event.occurredAt,
-      event.dedupeKey,
-    ]);
-    return changes === 0 ? null : Number(lastInsertRowid);
-  });
+  const ids: (number | null)[] = [];
+  for (const event of events) ids.push(await insertEvent(trx, event));
+  return ids;
 }
 
 // One statement per list of licenses: the owner (the staff member's company) is joined in SQL and
@@ -51,8 +28,7 @@ export interface InsertedLicenseEvent {
  * Inside a SQLite transaction: one `license` event per license, in order (`signedIds`: the id for
  * created, minus the id for updated), owned by the company of the license's staff member; a
  * license with no owner gets none. With `returning` the new events come back in the order they
- * were written. Null when the database is not SQLite inside a transaction (the caller then writes
- * them one by one).
+ * were written. Null on PostgreSQL (the caller then writes them one by one).
  */
 export async function insertLicenseEvents(
   trx: Queryable,
@@ -60,14 +36,13 @@ export async function insertLicenseEvents(
   occurredAt: string,
   returning: boolean,
 ): Promise<InsertedLicenseEvent[] | null> {
-  const bulk = await SqliteBulk.of(trx);
-  if (!bulk) return null;
+  if (isPostgres(trx)) return null;
   const bindings = [occurredAt, JSON.stringify(signedIds)];
   if (!returning) {
-    bulk.run(LICENSE_EVENTS_FROM, bindings);
+    await trx.raw(LICENSE_EVENTS_FROM, bindings);
     return [];
   }
-  const rows = bulk.all(`${LICENSE_EVENTS_FROM} RETURNING "id", "company_id", "event_type"`, bindings);
+  const rows = (await trx.raw(`${LICENSE_EVENTS_FROM} RETURNING "id", "company_id", "event_type"`, bindings)) as Record<string, unknown>[];
   // RETURNING gives rows in no promised order; ids grow in the order rows were inserted.
   return rows
     .map((row) => ({ id: Number(row.id), companyId: Number(row.company_id), eventType: row.event_type as 'created' | 'updated' }))

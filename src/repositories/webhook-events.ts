@@ -89,12 +89,3 @@ export interface UnrenderedEvent {
   occurredAt: string;
 }
 
-/** storePayloadOnce for several events in one transaction; returns, in order, the body each event keeps. */
-export async function storePayloadsOnce(db: Db, bodies: readonly { eventId: number; body: string }[]): Promise<string[]> {
-  if (bodies.length === 0) return [];
-  return withStatements(db, { transaction: true }, async (sql) => {
-    const kept: string[] = [];
-    for (const { eventId, body } of bodies) kept.push(await storeOnce(sql, eventId, body));
-    return kept;
-  });
-}

@@ -8,7 +8,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Principal } from '../shared/principal.js';
-import { storePayloadOnce, storePayloadsOnce, type UnrenderedEvent } from '../repositories/webhook-events.js';
+import { storePayloadOnce, type UnrenderedEvent } from '../repositories/webhook-events.js';
 import type { Db } from '../shared/db/knex.js';
 import { StaffLicensesDocument, TimesheetDocument } from '../generated/operations.js';
 import type { Execute } from '../graphql/execute.js';
@@ -83,17 +83,6 @@ export class PayloadRenderer {
     return this.track(event.eventId, this.render(event));
   }
 
-  /**
-   * The event's body when it is at hand without reading the event: stored and kept among the
-   * recent ones, or being rendered (and stored) now. Undefined otherwise: then payloadOf, with
-   * the event read.
-   */
-  bodyAtHand(eventId: number): Promise<string> | undefined {
-    const known = this.recent.get(eventId);
-    if (known !== undefined) return Promise.resolve(known);
-    return this.rendering.get(eventId);
-  }
-
   /** Holds a rendering under way for its event, and remembers its body once it has one. */
   private track(eventId: number, rendering: Promise<string>): Promise<string> {
     const render = rendering.then(
@@ -109,40 +98,6 @@ export class PayloadRenderer {
     );
     this.rendering.set(eventId, render);
     return render;
-  }
-
-  /**
-   * Renders the bodies of events whose deliveries are about to go (rows just leased ahead) all at
-   * once, and stores them in one transaction: one commit for the lot instead of one per event.
-   * Deliveries of these events that ask for their body meanwhile share these renderings
-   * (payloadOf). Events known or under way already are left alone. A rendering that fails fails
-   * only its own event's deliveries, which render again on their next attempt; a store that
-   * fails fails them all, as a failed store of one body does. Resolves when all are settled.
-   * `store` writes the bodies (by default in a transaction of their own).
-   */
-  renderAhead(
-    events: readonly UnrenderedEvent[],
-    store: (bodies: readonly { eventId: number; body: string }[]) => Promise<string[]> = (bodies) => storePayloadsOnce(this.db, bodies),
-  ): Promise<void> {
-    const wanted = events.filter((e) => !this.recent.has(e.eventId) && !this.rendering.has(e.eventId));
-    if (wanted.length === 0) return Promise.resolve();
-    const bodies = wanted.map((event) => this.bodyOf(event));
-    const stored = Promise.allSettled(bodies).then(async (results) => {
-      const rendered = wanted.flatMap((event, i) => {
-        const result = results[i]!;
-        return result.status === 'fulfilled' ? [{ eventId: event.eventId, body: result.value }] : [];
-      });
-      const kept = rendered.length > 0 ? await store(rendered) : [];
-      return new Map(rendered.map((r, i) => [r.eventId, kept[i]!]));
-    });
-    const renders = wanted.map((event, i) =>
-      this.track(
-        event.eventId,
-        Promise.all([bodies[i]!, stored]).then(([, kept]) => kept.get(event.eventId)!),
-      ),
-    );
-    // Failures reach the deliveries that asked for these bodies; nobody may have asked.
-    return Promise.allSettled(renders).then(() => undefined);
   }
 
   private async render(event: UnrenderedEvent): Promise<string> {

@@ -1,7 +1,7 @@
 import type { WebhookConfig } from '../config.js';
 import type { Execute } from '../graphql/execute.js';
 import { PgEventNotifications } from '../repositories/webhook-event-notifications.js';
-import { isPostgres, type Db } from '../shared/db/knex.js';
+import { postgresConnectionString, type Db } from '../shared/db/knex.js';
 import type { WebhookServices } from '../webhooks/services.js';
 import { Dispatcher } from './dispatcher.js';
 import { LicenseScheduler } from './license-scheduler.js';
@@ -26,10 +26,10 @@ export class WebhookWorkers {
     this.scheduler = new LicenseScheduler(db, config.licenseScanIntervalSeconds, now);
     this.retention = new RetentionWorker(db, config.retentionDays, now);
     this.relay = new LiveRelay(db, services.bus, renderer, config.pollIntervalMs);
-    const connection = db.client.config.connection as { connectionString?: string } | undefined;
+    const connectionString = postgresConnectionString(db);
     this.notifications =
-      isPostgres(db) && connection?.connectionString
-        ? new PgEventNotifications(connection.connectionString, () => {
+      connectionString
+        ? new PgEventNotifications(connectionString, () => {
             this.relay.wake();
             this.dispatcher.wake();
           })

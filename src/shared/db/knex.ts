@@ -50,26 +50,6 @@ export function postgresConnectionString(db: Db): string | undefined {
   return database?.client === 'pg' ? database.connectionString : undefined;
 }
 
-/** Every SQLite connection openDatabase's pools made that is still open. */
-const sqliteConnections = new Set<BetterSqlite3.Database>();
-
-/**
- * The one SQLite connection (of those openDatabase made) that has a transaction open, or
- * undefined when none or several have: with one connection per pool, that is the connection of
- * the transaction a caller holds, as long as it is the only one open in the process.
- */
-export function onlySqliteConnectionInTransaction(): BetterSqlite3.Database | undefined {
-  let found: BetterSqlite3.Database | undefined;
-  for (const connection of sqliteConnections) {
-    if (!connection.open) sqliteConnections.delete(connection);
-    else if (connection.inTransaction) {
-      if (found) return undefined;
-      found = connection;
-    }
-  }
-  return found;
-}
-
 function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>, pooled: PooledSqlite): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
@@ -89,7 +69,6 @@ function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqli
           conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
           conn.pragma('synchronous = NORMAL');
           pooled.connection = conn;
-          sqliteConnections.add(conn);
           done(null, conn);
         },
       },
