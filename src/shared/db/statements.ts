@@ -21,7 +21,7 @@ export interface Statements {
 /*
  * knex's better-sqlite3 client prepares every statement again on each call, and has no option
  * to keep them; preparing the timesheet read costs several times running it
- * (docs/decisions.md, "SQLite statements prepared once"). So outside a transaction a statement
+ * (the row "SQLite statements prepared once" of docs/decisions.md). So outside a transaction a statement
  * runs on the database's one pooled connection (handed to us by knex's documented pool hook,
  * `afterCreate`), prepared once per text. better-sqlite3 runs it synchronously, so nothing else
  * runs on the connection meanwhile; while a transaction holds the connection
