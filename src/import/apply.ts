@@ -12,7 +12,6 @@ import { parkChangedEventFilters, writeChunk } from './write.js';
 import type { Entity } from './rows.js';
 import type { SubscriberInput } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import { acceptLicense } from './license-check.js';
 
 /**
  * Records planned and written at once: one `IN (…)` read of the stored rows and a few writes
@@ -92,9 +91,7 @@ export async function applySource(
         if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
         return;
       }
-      // Most of a large file is licenses: those the hand-written check accepts skip zod.
-      const accepted = section === 'licenses' ? acceptLicense(element) : undefined;
-      const result = accepted ? { success: true as const, data: accepted } : schema.safeParse(element);
+      const result = schema.safeParse(element);
       if (!early) {
         if (!result.success) reportIssues(result.error.issues, [section, index], problems);
         for (const { field, target } of references) {
