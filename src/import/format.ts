@@ -191,6 +191,7 @@ export const SECTIONS = {
 
 export type Section = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as Section[];
+export const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
 export type ReferenceTarget = 'companies' | 'customers' | 'sites' | 'staff';
 

@@ -27,7 +27,6 @@ export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
-export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
   /**
