@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normaliseDateOrDateTime, normaliseDateTime } from './date-time.js';
 import { isSigningSecret } from '../webhooks/signing-secret.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import type { Kind } from './rows.js';
 
 /**
  * The import file: one JSON object with optional arrays, field names as in the external
@@ -46,6 +47,9 @@ function text(max = MAX_TEXT) {
 
 const name = text().refine((value) => value.trim() !== '', { error: 'must not be blank' });
 const optionalText = text().nullish();
+const optionalCount = count.nullish();
+const optionalUrl = text(MAX_URL).nullish();
+const pairText = text(200);
 const optionalBool = z.boolean(expecting('true or false')).nullish();
 
 function preview(value: string): string {
@@ -84,6 +88,30 @@ function generic(shape: 'object' | 'array of objects') {
   return z.unknown().superRefine(check).optional();
 }
 
+const genericObject = generic('object');
+const genericArray = generic('array of objects');
+// The value is never echoed back: it is a secret even when malformed.
+const signingSecret = z
+  .string(expecting('a string'))
+  .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
+  .nullish();
+
+/** How a field of each type is stored and compared (rows.ts): a field whose type is not here has no column. */
+export const KINDS = new Map<z.ZodType, Kind>([
+  [id, 'int'],
+  [optionalCount, 'int'],
+  [name, 'text'],
+  [optionalText, 'text'],
+  [optionalUrl, 'text'],
+  [pairText, 'text'],
+  [signingSecret, 'text'],
+  [optionalBool, 'bool'],
+  [dateTime, 'datetime'],
+  [expiryDate, 'datetime'],
+  [genericObject, 'json'],
+  [genericArray, 'json'],
+]);
+
 export const companySchema = z.strictObject({ id, name });
 
 export const customerSchema = z.strictObject({ id, companyId: id, name });
@@ -109,9 +137,9 @@ export const licenseSchema = z.strictObject({
   licenseNumber: optionalText,
   status: optionalText,
   expiryDate,
-  reminder: count.nullish(),
+  reminder: optionalCount,
   critical: optionalBool,
-  attachmentLink: text(MAX_URL).nullish(),
+  attachmentLink: optionalUrl,
   licenceSector: optionalText,
   isInvalidLicense: optionalBool,
 });
@@ -134,13 +162,13 @@ export const timesheetSchema = z.strictObject({
   payEndTime: dateTime,
   invoiceStartTime: dateTime,
   invoiceEndTime: dateTime,
-  clockInCoordinates: generic('object'),
-  clockOutCoordinates: generic('object'),
-  staffSubmittedTimesheetTimes: generic('array of objects'),
-  payBreakTime: count.nullish(),
-  invoiceBreakTime: count.nullish(),
-  notes: generic('array of objects'),
-  allowances: generic('array of objects'),
+  clockInCoordinates: genericObject,
+  clockOutCoordinates: genericObject,
+  staffSubmittedTimesheetTimes: genericArray,
+  payBreakTime: optionalCount,
+  invoiceBreakTime: optionalCount,
+  notes: genericArray,
+  allowances: genericArray,
   status: optionalText,
   approvedBy: optionalText,
   approvedDateTime: dateTime,
@@ -148,24 +176,20 @@ export const timesheetSchema = z.strictObject({
   customerApprover: optionalText,
   customerApprovedDateTime: dateTime,
   lock: optionalBool,
-  scheduleNotes: generic('object'),
+  scheduleNotes: genericObject,
 });
 
 export const eventFilterSchema = z.strictObject({
   id,
-  event: text(200),
-  eventType: text(200),
+  event: pairText,
+  eventType: pairText,
 });
 
 export const subscriberSchema = z.strictObject({
   id,
   companyId: id,
   name,
-  // The value is never echoed back: it is a secret even when malformed.
-  signingSecret: z
-    .string(expecting('a string'))
-    .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
-    .nullish(),
+  signingSecret,
   eventFilters: z.array(eventFilterSchema, expecting('an array')).nullish(),
 });
 

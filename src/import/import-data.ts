@@ -1,13 +1,10 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import type { ImportChanges } from './changes.js';
 import { applySource } from './apply.js';
 import { SECTION_NAMES, type Section } from './format.js';
-import { ImportOutcomes } from './outcomes.js';
+import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
 import { collectFacts, type FileFacts } from './parse.js';
-import type { ImportProgressSink } from './progress.js';
 import { ImportValidationError, MAX_REPORTED_PROBLEMS, Problems } from './problems.js';
 import { memorySource, type ImportSource } from './source.js';
-import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { widenPageCache } from '../repositories/import-tables.js';
@@ -21,12 +18,26 @@ import { widenPageCache } from '../repositories/import-tables.js';
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
-export type { ImportSummary } from './summary.js';
-export type { ImportProgress, ImportProgressSink } from './progress.js';
-export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
+export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
+
+/**
+ * How far an import has got, for a caller that shows it while a large file runs: every record is
+ * first validated, then compared with the stored row and written unless unchanged, a chunk at a
+ * time. While records remain to compare, the written stage's total counts each of them as one
+ * to write.
+ */
+export interface ImportProgress {
+  stage: 'validated' | 'compared' | 'written';
+  /** Records through this stage so far. */
+  done: number;
+  /** Records that go through this stage in all. */
+  total: number;
+}
+
+export type ImportProgressSink = (progress: ImportProgress) => void;
 
 export interface ImportOptions {
   /**
