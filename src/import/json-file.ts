@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import Assembler from 'stream-json/core/assembler.js';
 import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
@@ -87,8 +87,8 @@ export async function scanJsonFile(path: string, visitor: SourceVisitor, keep: (
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let offset = 0;
   let decoded = 0;
+  /** The last bytes read before `chunk`: a character cut by a read starts there. */
   let previous: Buffer = Buffer.alloc(0);
-  // The bytes from the first one not decoded yet (the start of a character cut by a read) on.
   const refuse = async (chunk: Buffer): Promise<never> => {
     const pending = offset - decoded;
     const data = Buffer.concat([previous.subarray(previous.length - pending), chunk]);
@@ -96,22 +96,30 @@ export async function scanJsonFile(path: string, visitor: SourceVisitor, keep: (
     await reader.push(data.toString('utf8', 0, invalid));
     return reader.refuse(notUtf8(data, invalid, offset - pending));
   };
-  for await (let chunk of createReadStream(path, { highWaterMark: READ_SIZE }) as AsyncIterable<Buffer>) {
-    // Editors on Windows like to prepend a byte-order mark, which JSON does not allow.
-    if (offset === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      chunk = chunk.subarray(3);
-      offset = decoded = 3;
+  const handle = await open(path, 'r');
+  // One buffer for every read: a new one per read left the process holding far more memory.
+  const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
+  try {
+    for (let bytesRead; (bytesRead = (await handle.read(buffer, 0, READ_SIZE, null)).bytesRead) > 0; ) {
+      let chunk = buffer.subarray(0, bytesRead);
+      // Editors on Windows like to prepend a byte-order mark, which JSON does not allow.
+      if (offset === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        chunk = chunk.subarray(3);
+        offset = decoded = 3;
+      }
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        return await refuse(chunk);
+      }
+      await reader.push(text);
+      decoded += Buffer.byteLength(text);
+      offset += chunk.length;
+      previous = Buffer.from(chunk.subarray(Math.max(0, chunk.length - 3)));
     }
-    let text: string;
-    try {
-      text = decoder.decode(chunk, { stream: true });
-    } catch {
-      return refuse(chunk);
-    }
-    await reader.push(text);
-    decoded += Buffer.byteLength(text);
-    offset += chunk.length;
-    previous = chunk;
+  } finally {
+    await handle.close();
   }
   if (decoded < offset) return refuse(Buffer.alloc(0));
   reader.end();

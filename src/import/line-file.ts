@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { firstInvalidByte, JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, notUtf8, REFUSED } from './json-file.js';
 import { isSection, kindOf, SECTION_NAMES, type Section } from './format.js';
 import type { PathSegment } from './problems.js';
@@ -128,19 +128,30 @@ export async function scanLineFile(
     offset += bytes.length;
   };
 
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_SIZE }) as AsyncIterable<Buffer>) {
+  const handle = await open(path, 'r');
+  // One buffer for every read: a new one per read left the process holding far more memory.
+  const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
+  try {
+    for (let bytesRead; (bytesRead = (await handle.read(buffer, 0, READ_SIZE, null)).bytesRead) > 0; ) {
+      await split(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  await take(Buffer.concat(carry), true);
+
+  async function split(chunk: Buffer): Promise<void> {
     const end = chunk.lastIndexOf(0x0a);
     // The line begun in earlier reads, its newline left out.
     const length = carried + (end < 0 ? chunk.length : chunk.indexOf(0x0a));
     if (length > MAX_LINE_BYTES) throw new JsonRefusedError([], `longer than ${MAX_LINE_BYTES.toLocaleString('en')} bytes`, line);
     if (end < 0) {
-      carry.push(chunk);
+      carry.push(Buffer.from(chunk));
       carried += chunk.length;
-      continue;
+      return;
     }
     await take(carried > 0 ? Buffer.concat([...carry, chunk.subarray(0, end + 1)]) : chunk.subarray(0, end + 1), false);
-    carry = [chunk.subarray(end + 1)];
+    carry = [Buffer.from(chunk.subarray(end + 1))];
     carried = chunk.length - end - 1;
   }
-  await take(Buffer.concat(carry), true);
 }
