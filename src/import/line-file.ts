@@ -3,6 +3,7 @@ import { firstInvalidByte, JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELE
 import { isSection, kindOf, SECTION_NAMES, type Section } from './format.js';
 import type { PathSegment } from './problems.js';
 import type { SourceVisitor } from './source.js';
+import { IntList } from './id-index.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 declare global {
@@ -77,7 +78,7 @@ function sectionOf(value: unknown, line: number): Section {
 export async function scanLineFile(
   path: string,
   visitor: SourceVisitor,
-  lines: Map<Section, number[]>,
+  lines: Map<Section, IntList>,
   keep: (section: Section, text: string) => void | Promise<void>,
 ): Promise<void> {
   // In stream mode a byte-order mark is dropped at the start of the file only.
@@ -115,10 +116,10 @@ export async function scanLineFile(
       const record = (value as Record<Section, unknown>)[section];
       let numbers = lines.get(section);
       if (!numbers) {
-        lines.set(section, (numbers = []));
+        lines.set(section, (numbers = new IntList()));
         visitor.key(section);
       }
-      const index = numbers.push(line) - 1;
+      const index = numbers.push(line);
       walk(record, [section, index], RECORD_DEPTH, line);
       visitor.element(section, index, record);
       const kept = keep(section, lineText);

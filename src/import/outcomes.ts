@@ -1,6 +1,7 @@
 import type { ShownChanges } from '../repositories/timesheets.js';
 import type { Outcome, PlannedRow } from './plan.js';
 import { ENTITIES, sameRow, TABLES, type Entity, type TableSpec } from './rows.js';
+import { IntList } from './id-index.js';
 
 export interface LicenseChange {
   securityLicenseId: number;
@@ -67,12 +68,12 @@ export const CHANGES_PER_CALL = 10_000;
 
 /**
  * What an import did, gathered chunk by chunk as rows are planned: per entity each id and its
- * outcome in file order, the timesheet changes events are raised for, and what timesheet entries
+ * outcome in file order (8 bytes a record), the timesheet changes events are raised for, and what timesheet entries
  * show. The stored and new rows themselves are not kept.
  */
 export class ImportOutcomes {
-  private readonly ids = Object.fromEntries(ENTITIES.map((e) => [e, [] as number[]])) as Record<Entity, number[]>;
-  private readonly outcomes = Object.fromEntries(ENTITIES.map((e) => [e, [] as number[]])) as Record<Entity, number[]>;
+  private readonly ids = Object.fromEntries(ENTITIES.map((e) => [e, new IntList()])) as Record<Entity, IntList>;
+  private readonly outcomes = Object.fromEntries(ENTITIES.map((e) => [e, new IntList()])) as Record<Entity, IntList>;
   private readonly timesheetChanges: TimesheetChange[] = [];
   readonly generatedSecrets: number[] = [];
   readonly shown = { timesheetIds: [] as number[], siteIds: [] as number[], customerIds: [] as number[], employeeIds: [] as number[] } satisfies ShownChanges;
@@ -112,7 +113,7 @@ export class ImportOutcomes {
       const part: ImportChanges = { licenses: [], timesheets: timesheets.slice(start, Math.min(end, timesheets.length)) };
       for (let i = Math.max(start, timesheets.length); i < end; i++) {
         const index = i - timesheets.length;
-        part.licenses.push({ securityLicenseId: licenses[index]!, outcome: OUTCOMES[outcomes[index]!]! });
+        part.licenses.push({ securityLicenseId: licenses.at(index)!, outcome: OUTCOMES[outcomes.at(index)!]! });
       }
       yield part;
       start = end;
@@ -123,7 +124,8 @@ export class ImportOutcomes {
     const entities = {} as Record<Entity, EntitySummary>;
     for (const entity of ENTITIES) {
       const summary: EntitySummary = { inserted: [], updated: [], unchanged: [] };
-      this.ids[entity].forEach((id, i) => summary[OUTCOMES[this.outcomes[entity][i]!]!].push(id));
+      const ids = this.ids[entity];
+      for (let i = 0; i < ids.length; i++) summary[OUTCOMES[this.outcomes[entity].at(i)!]!].push(ids.at(i)!);
       entities[entity] = summary;
     }
     return { entities, generatedSigningSecrets: [...this.generatedSecrets] };

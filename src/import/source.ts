@@ -3,6 +3,7 @@ import { ElementSpool } from './spool.js';
 import { scanLineFile } from './line-file.js';
 import { isSection, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import type { IntList } from './id-index.js';
 
 /** Told about an import's top level and every element, in the order the source holds them. */
 export interface SourceVisitor {
@@ -73,11 +74,11 @@ export function fileSource(path: string): ImportSource {
   if (!LINE_FILE.test(path)) {
     return { scan: (visitor) => scanJsonFile(path, visitor, (section, value) => spool.add(section, `{"${section}":${JSON.stringify(value)}}`)), elements, close };
   }
-  const lines = new Map<Section, number[]>();
+  const lines = new Map<Section, IntList>();
   return {
     scan: (visitor) => scanLineFile(path, visitor, lines, (section, text) => spool.add(section, text)),
     elements,
-    lineOf: (section, index) => lines.get(section)?.[index],
+    lineOf: (section, index) => lines.get(section)?.at(index),
     close,
   };
 }
