@@ -2,7 +2,6 @@ import type { Tx } from '../shared/db/knex.js';
 import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type Section } from './format.js';
 import { CHECKED_FIRST, idLike, reportIssues } from './parse.js';
 import { planChunk, type PlannedRow } from './plan.js';
-import type { ImportProgressSink } from './import-data.js';
 import type { Problems } from './problems.js';
 import type { ImportSource } from './source.js';
 import type { ElementChecks } from './validate.js';
@@ -12,6 +11,22 @@ import { TABLES, type Entity } from './rows.js';
 import { parkEventFilters, upsertRows } from '../repositories/import-tables.js';
 import type { SubscriberInput } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+
+/**
+ * How far an import has got, for a caller that shows it while a large file runs: every record is
+ * first validated, then compared with the stored row and written unless unchanged, a chunk at a
+ * time. While records remain to compare, the written stage's total counts each of them as one
+ * to write.
+ */
+export interface ImportProgress {
+  stage: 'validated' | 'compared' | 'written';
+  /** Records through this stage so far. */
+  done: number;
+  /** Records that go through this stage in all. */
+  total: number;
+}
+
+export type ImportProgressSink = (progress: ImportProgress) => void;
 
 /**
  * Records planned and written at once: one `IN (…)` read of the stored rows and a few writes

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { normaliseDateOrDateTime, normaliseDateTime } from './date-time.js';
 import { isSigningSecret } from '../webhooks/signing-secret.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import type { Kind } from './rows.js';
 
 /**
  * The import file: one JSON object with optional arrays, field names as in the external
@@ -95,6 +94,9 @@ const signingSecret = z
   .string(expecting('a string'))
   .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
   .nullish();
+
+/** How a field is stored and compared. */
+export type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
 
 /** How a field of each type is stored and compared (rows.ts): a field whose type is not here has no column. */
 export const KINDS = new Map<z.ZodType, Kind>([

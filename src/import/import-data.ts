@@ -1,5 +1,7 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import { applySource } from './apply.js';
+import { applySource, type ImportProgressSink } from './apply.js';
+
+export type { ImportProgress, ImportProgressSink } from './apply.js';
 import { SECTION_NAMES, type Section } from './format.js';
 import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
 import { collectFacts, type FileFacts } from './parse.js';
@@ -22,22 +24,6 @@ export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } fro
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
-
-/**
- * How far an import has got, for a caller that shows it while a large file runs: every record is
- * first validated, then compared with the stored row and written unless unchanged, a chunk at a
- * time. While records remain to compare, the written stage's total counts each of them as one
- * to write.
- */
-export interface ImportProgress {
-  stage: 'validated' | 'compared' | 'written';
-  /** Records through this stage so far. */
-  done: number;
-  /** Records that go through this stage in all. */
-  total: number;
-}
-
-export type ImportProgressSink = (progress: ImportProgress) => void;
 
 export interface ImportOptions {
   /**

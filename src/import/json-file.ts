@@ -4,7 +4,6 @@ import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parse
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { isSection, type Section } from './format.js';
 import { formatPath, type PathSegment } from './problems.js';
-import type { SourceVisitor } from './source.js';
 
 /**
  * Reads a JSON file whose top level is an object of arrays without holding it whole, with
@@ -14,6 +13,17 @@ import type { SourceVisitor } from './source.js';
  * held; a file over a bound, with bytes that are not UTF-8 or with an escaped lone surrogate is
  * refused at the path where it happens.
  */
+
+/** Told about an import's top level and every element, in the order the source holds them. */
+export interface SourceVisitor {
+  /** The top level is not an object. */
+  notObject(value: unknown): void;
+  /** A top-level key, known or not. */
+  key(key: string): void;
+  /** A section whose value is present but not an array (null counts as absent). */
+  notArray(section: Section, value: unknown): void;
+  element(section: Section, index: number, value: unknown): void;
+}
 
 /** The file is not valid JSON; the message says where. */
 export class JsonSyntaxError extends Error {

@@ -1,8 +1,7 @@
 import { open } from 'node:fs/promises';
-import { firstInvalidByte, JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, notUtf8, REFUSED } from './json-file.js';
+import { firstInvalidByte, JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, notUtf8, REFUSED, type SourceVisitor } from './json-file.js';
 import { isSection, kindOf, SECTION_NAMES, type Section } from './format.js';
 import type { PathSegment } from './problems.js';
-import type { SourceVisitor } from './source.js';
 import { IntList } from './id-index.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 

@@ -2,9 +2,7 @@ import { normaliseDateTime } from './date-time.js';
 import type { Row } from '../repositories/import-tables.js';
 import { toBool } from '../shared/db/columns.js';
 import type { z } from 'zod';
-import { companySchema, customerSchema, eventFilterSchema, KINDS, licenseSchema, siteSchema, staffSchema, subscriberSchema, timesheetSchema } from './format.js';
-
-export type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
+import { companySchema, customerSchema, eventFilterSchema, KINDS, licenseSchema, type Kind, siteSchema, staffSchema, subscriberSchema, timesheetSchema } from './format.js';
 
 /** How one entity of the file maps onto its table: [contract field, column, kind], the id first. */
 export interface TableSpec {

@@ -1,20 +1,10 @@
-import { scanJsonFile } from './json-file.js';
+import { scanJsonFile, type SourceVisitor } from './json-file.js';
+
 import { ElementSpool } from './spool.js';
 import { scanLineFile } from './line-file.js';
 import { isSection, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import type { IntList } from './id-index.js';
-
-/** Told about an import's top level and every element, in the order the source holds them. */
-export interface SourceVisitor {
-  /** The top level is not an object. */
-  notObject(value: unknown): void;
-  /** A top-level key, known or not. */
-  key(key: string): void;
-  /** A section whose value is present but not an array (null counts as absent). */
-  notArray(section: Section, value: unknown): void;
-  element(section: Section, index: number, value: unknown): void;
-}
 
 /**
  * Where an import's records come from. An import reads its source twice: once in whatever
