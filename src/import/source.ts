@@ -1,5 +1,4 @@
 import { scanJsonFile, type SourceVisitor } from './json-file.js';
-
 import { ElementSpool } from './spool.js';
 import { scanLineFile } from './line-file.js';
 import { isSection, type Section } from './format.js';
