@@ -1,16 +1,15 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import type { ImportChanges } from './changes.js';
-import { applySource } from './apply.js';
+import { applySource, type ImportProgressSink } from './apply.js';
+
+export type { ImportProgress, ImportProgressSink } from './apply.js';
 import { SECTION_NAMES, type Section } from './format.js';
-import { ImportOutcomes } from './outcomes.js';
+import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
 import { collectFacts, type FileFacts } from './parse.js';
-import type { ImportProgressSink } from './progress.js';
 import { ImportValidationError, MAX_REPORTED_PROBLEMS, Problems } from './problems.js';
 import { memorySource, type ImportSource } from './source.js';
-import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
-import { widenPageCache } from '../repositories/import-tables.js';
+import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
 
 /**
  * SQLite's page cache during an import, in KiB (the default is 2 MB). A large import writes
@@ -21,13 +20,10 @@ import { widenPageCache } from '../repositories/import-tables.js';
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
-export type { ImportSummary } from './summary.js';
-export type { ImportProgress, ImportProgressSink } from './progress.js';
-export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
+export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
-export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
   /**
@@ -72,6 +68,7 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
   // so the checks and the writes see one state.
   return db.transaction(async (trx) => {
     const restorePageCache = await widenPageCache(trx, IMPORT_PAGE_CACHE_KIB);
+    writeDirectly(db, trx);
     try {
       return await importInTransaction(trx, scanned, options);
     } finally {

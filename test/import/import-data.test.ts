@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IMPORT_PAGE_CACHE_KIB, importData, importScanned, ImportValidationError, scanImport, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
-import { pageCacheKib, upsertRows } from '../../src/repositories/import-tables.js';
+import { pageCacheKib, upsertRows, writeDirectly } from '../../src/repositories/import-tables.js';
 import { memorySource } from '../../src/import/source.js';
 import type { Section } from '../../src/import/format.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -341,13 +341,19 @@ describe('the rows an import writes', () => {
     is_invalid_license: false,
   });
 
-  it('replaces a stored row and inserts a new one, in one call, in order', async () => {
-    await importData(t.db, fullFile());
-    const stored = 50001;
-    await t.db.transaction((trx) => upsertRows(trx, 'licenses', 'security_license_id', [row(stored, 'QLD'), row(70_001, 'WA')], 11));
-    expect(await t.db('licenses').whereIn('security_license_id', [stored, 70_001]).orderBy('security_license_id').select('state')).toEqual([
-      { state: 'QLD' },
-      { state: 'WA' },
-    ]);
-  });
+  for (const direct of [false, true]) {
+    it(`replaces a stored row and inserts a new one, in one call, in order${direct ? ', writing directly where the backend allows' : ''}`, async () => {
+      await importData(t.db, fullFile());
+      const stored = 50001;
+      const id = direct ? 70_002 : 70_001;
+      await t.db.transaction(async (trx) => {
+        if (direct) writeDirectly(t.db, trx);
+        await upsertRows(trx, 'licenses', 'security_license_id', [row(stored, direct ? 'VIC' : 'QLD'), row(id, 'WA')], 11, [true, false]);
+      });
+      expect(await t.db('licenses').whereIn('security_license_id', [stored, id]).orderBy('security_license_id').select('state')).toEqual([
+        { state: direct ? 'VIC' : 'QLD' },
+        { state: 'WA' },
+      ]);
+    });
+  }
 });
