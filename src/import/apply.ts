@@ -2,31 +2,16 @@ import type { Tx } from '../shared/db/knex.js';
 import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type Section } from './format.js';
 import { CHECKED_FIRST, idLike, reportIssues } from './parse.js';
 import { planChunk, type PlannedRow } from './plan.js';
+import type { ImportProgressSink } from './progress.js';
 import type { Problems } from './problems.js';
 import type { ImportSource } from './source.js';
 import type { ElementChecks } from './validate.js';
 import type { OwnedRecord } from './company-consistency.js';
 import type { ImportOutcomes } from './outcomes.js';
-import { TABLES, type Entity } from './rows.js';
-import { parkEventFilters, upsertRows } from '../repositories/import-tables.js';
+import { parkChangedEventFilters, writeChunk } from './write.js';
+import type { Entity } from './rows.js';
 import type { SubscriberInput } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-
-/**
- * How far an import has got, for a caller that shows it while a large file runs: every record is
- * first validated, then compared with the stored row and written unless unchanged, a chunk at a
- * time. While records remain to compare, the written stage's total counts each of them as one
- * to write.
- */
-export interface ImportProgress {
-  stage: 'validated' | 'compared' | 'written';
-  /** Records through this stage so far. */
-  done: number;
-  /** Records that go through this stage in all. */
-  total: number;
-}
-
-export type ImportProgressSink = (progress: ImportProgress) => void;
 
 /**
  * Records planned and written at once: one `IN (…)` read of the stored rows and a few writes
@@ -35,26 +20,6 @@ export type ImportProgressSink = (progress: ImportProgress) => void;
 const CHUNK_RECORDS = 500;
 
 const LATER_REFERENCES = REFERENCES.filter((ref) => !CHECKED_FIRST.has(ref.section));
-
-/**
- * Two stored filters of one subscriber may swap pairs in a single import. Upserting row by row
- * would trip the (subscriber, event, eventType) unique index halfway, so filters whose pair
- * changes are first parked on a pair no real filter can have.
- */
-async function parkChangedEventFilters(trx: Tx, filters: readonly PlannedRow[]): Promise<void> {
-  const moving = filters.filter(({ outcome, row, before }) => outcome === 'updated' && (row.event !== before?.event || row.event_type !== before?.event_type));
-  await parkEventFilters(trx, moving.map(({ id }) => id));
-}
-
-/** Writes the inserted and updated rows of one chunk inside the caller's transaction; returns how many. */
-async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[]): Promise<number> {
-  const { table, idColumn, fields } = TABLES[entity];
-  const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
-  // An inserted record was planned against the stored rows of this transaction: none has its id.
-  const stored = changed.map(({ outcome }) => outcome !== 'inserted');
-  await upsertRows(trx, table, idColumn, changed.map(({ row }) => row), fields.length, stored);
-  return changed.length;
-}
 
 /** A valid record of the file, with what the company check needs. */
 interface Valid extends OwnedRecord {
@@ -157,6 +122,6 @@ export async function applySource(
   outcomes.add('eventFilters', filters);
   progress.compared += filters.length;
   progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
-  progress.written += await writeChunk(trx, 'eventFilters', filters);
+  progress.written += await writeChunk(trx, 'eventFilters' satisfies Entity, filters);
   progress.report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
 }

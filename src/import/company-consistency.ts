@@ -44,6 +44,36 @@ const STORED_PARENT: Record<ParentKind, { table: string; parent: string }> = {
 
 const isOwned = (section: Section): section is OwnedKind => Object.hasOwn(COMPANY_FIELD, section);
 
+/** Parent links after the import: the file's where it declares the record, the stored ones otherwise. */
+class Links {
+  private readonly stored: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
+
+  constructor(
+    private readonly trx: Tx,
+    private readonly facts: FileFacts,
+  ) {}
+
+  /** Loads the stored parent of the ids the file does not declare. */
+  async load(kind: ParentKind, ids: Iterable<number | undefined>): Promise<void> {
+    const wanted = new Set<number>();
+    for (const id of ids) if (id !== undefined && !this.facts.ids[kind].has(id)) wanted.add(id);
+    const { table, parent } = STORED_PARENT[kind];
+    for (const [id, parentId] of await parentIds(this.trx, table, parent, wanted)) this.stored[kind].set(id, parentId);
+  }
+
+  /** The parent after the import; undefined when unknown (an invalid element or a missing record). */
+  after(kind: ParentKind, id: number | undefined): number | undefined {
+    if (id === undefined) return undefined;
+    // An element the file declares but whose parent is unknown (invalid) does not fall back to the stored one.
+    if (this.facts.ids[kind].has(id)) return this.facts.parents[kind].get(id);
+    return this.stored[kind].get(id);
+  }
+
+  siteCompany(siteId: number | undefined): number | undefined {
+    return this.after('customers', this.after('sites', siteId));
+  }
+}
+
 /** The company a valid record of the file belongs to once imported; undefined for a company or when unknown. */
 export type CompanyOf = (section: Section, record: object) => number | undefined;
 
@@ -71,24 +101,10 @@ export interface CompanyChecks {
  * the file is read a second time.
  */
 export async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Promise<CompanyChecks> {
-  // Parent links after the import: the file's where it declares the record, the stored ones otherwise.
-  const stored: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
-  const load = async (kind: ParentKind, ids: Iterable<number | undefined>) => {
-    const wanted = new Set<number>();
-    for (const id of ids) if (id !== undefined && !facts.ids[kind].has(id)) wanted.add(id);
-    const { table, parent } = STORED_PARENT[kind];
-    for (const [id, parentId] of await parentIds(trx, table, parent, wanted)) stored[kind].set(id, parentId);
-  };
-  /** The parent after the import; undefined when unknown (an invalid element or a missing record). */
-  const after = (kind: ParentKind, id: number | undefined): number | undefined => {
-    if (id === undefined) return undefined;
-    // An element the file declares but whose parent is unknown (invalid) does not fall back to the stored one.
-    return facts.ids[kind].has(id) ? facts.parents[kind].get(id) : stored[kind].get(id);
-  };
-  const siteCompany = (siteId: number | undefined) => after('customers', after('sites', siteId));
-  await load('staff', facts.laterReferences.staff);
-  await load('sites', facts.timesheetSides.siteIds);
-  await load('customers', [...facts.parents.sites.values(), ...[...facts.timesheetSides.siteIds].map((id) => after('sites', id))]);
+  const links = new Links(trx, facts);
+  await links.load('staff', facts.laterReferences.staff);
+  await links.load('sites', facts.timesheetSides.siteIds);
+  await links.load('customers', [...facts.parents.sites.values(), ...[...facts.timesheetSides.siteIds].map((id) => links.after('sites', id))]);
 
   const companyOf: CompanyOf = (section, record) => {
     const value = record as Record<string, number>;
@@ -98,23 +114,23 @@ export async function companyChecks(trx: Tx, facts: FileFacts, problems: Problem
       case 'subscribers':
         return value.companyId;
       case 'sites':
-        return after('customers', value.customerId);
+        return links.after('customers', value.customerId);
       case 'licenses':
-        return after('staff', value.employeeId);
+        return links.after('staff', value.employeeId);
       case 'timesheets':
-        return siteCompany(value.siteId);
+        return links.siteCompany(value.siteId);
       default:
         return undefined;
     }
   };
 
   const timesheetCompany: TimesheetCompanyCheck = (index, employeeId, siteId) => {
-    const staffCompany = after('staff', employeeId);
-    const company = siteCompany(siteId);
-    if (staffCompany === undefined || company === undefined || staffCompany === company) return;
+    const staffCompany = links.after('staff', employeeId);
+    const siteCompany = links.siteCompany(siteId);
+    if (staffCompany === undefined || siteCompany === undefined || staffCompany === siteCompany) return;
     problems.add(
       ['timesheets', index, 'employeeId'],
-      `staff ${employeeId} belongs to company ${staffCompany}, but site ${siteId} belongs to company ${company}`,
+      `staff ${employeeId} belongs to company ${staffCompany}, but site ${siteId} belongs to company ${siteCompany}`,
     );
   };
 

@@ -46,9 +46,6 @@ function text(max = MAX_TEXT) {
 
 const name = text().refine((value) => value.trim() !== '', { error: 'must not be blank' });
 const optionalText = text().nullish();
-const optionalCount = count.nullish();
-const optionalUrl = text(MAX_URL).nullish();
-const pairText = text(200);
 const optionalBool = z.boolean(expecting('true or false')).nullish();
 
 function preview(value: string): string {
@@ -87,33 +84,6 @@ function generic(shape: 'object' | 'array of objects') {
   return z.unknown().superRefine(check).optional();
 }
 
-const genericObject = generic('object');
-const genericArray = generic('array of objects');
-// The value is never echoed back: it is a secret even when malformed.
-const signingSecret = z
-  .string(expecting('a string'))
-  .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
-  .nullish();
-
-/** How a field is stored and compared. */
-export type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
-
-/** How a field of each type is stored and compared (rows.ts): a field whose type is not here has no column. */
-export const KINDS = new Map<z.ZodType, Kind>([
-  [id, 'int'],
-  [optionalCount, 'int'],
-  [name, 'text'],
-  [optionalText, 'text'],
-  [optionalUrl, 'text'],
-  [pairText, 'text'],
-  [signingSecret, 'text'],
-  [optionalBool, 'bool'],
-  [dateTime, 'datetime'],
-  [expiryDate, 'datetime'],
-  [genericObject, 'json'],
-  [genericArray, 'json'],
-]);
-
 export const companySchema = z.strictObject({ id, name });
 
 export const customerSchema = z.strictObject({ id, companyId: id, name });
@@ -139,9 +109,9 @@ export const licenseSchema = z.strictObject({
   licenseNumber: optionalText,
   status: optionalText,
   expiryDate,
-  reminder: optionalCount,
+  reminder: count.nullish(),
   critical: optionalBool,
-  attachmentLink: optionalUrl,
+  attachmentLink: text(MAX_URL).nullish(),
   licenceSector: optionalText,
   isInvalidLicense: optionalBool,
 });
@@ -164,13 +134,13 @@ export const timesheetSchema = z.strictObject({
   payEndTime: dateTime,
   invoiceStartTime: dateTime,
   invoiceEndTime: dateTime,
-  clockInCoordinates: genericObject,
-  clockOutCoordinates: genericObject,
-  staffSubmittedTimesheetTimes: genericArray,
-  payBreakTime: optionalCount,
-  invoiceBreakTime: optionalCount,
-  notes: genericArray,
-  allowances: genericArray,
+  clockInCoordinates: generic('object'),
+  clockOutCoordinates: generic('object'),
+  staffSubmittedTimesheetTimes: generic('array of objects'),
+  payBreakTime: count.nullish(),
+  invoiceBreakTime: count.nullish(),
+  notes: generic('array of objects'),
+  allowances: generic('array of objects'),
   status: optionalText,
   approvedBy: optionalText,
   approvedDateTime: dateTime,
@@ -178,20 +148,24 @@ export const timesheetSchema = z.strictObject({
   customerApprover: optionalText,
   customerApprovedDateTime: dateTime,
   lock: optionalBool,
-  scheduleNotes: genericObject,
+  scheduleNotes: generic('object'),
 });
 
 export const eventFilterSchema = z.strictObject({
   id,
-  event: pairText,
-  eventType: pairText,
+  event: text(200),
+  eventType: text(200),
 });
 
 export const subscriberSchema = z.strictObject({
   id,
   companyId: id,
   name,
-  signingSecret,
+  // The value is never echoed back: it is a secret even when malformed.
+  signingSecret: z
+    .string(expecting('a string'))
+    .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
+    .nullish(),
   eventFilters: z.array(eventFilterSchema, expecting('an array')).nullish(),
 });
 
@@ -217,7 +191,6 @@ export const SECTIONS = {
 
 export type Section = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as Section[];
-export const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
 export type ReferenceTarget = 'companies' | 'customers' | 'sites' | 'staff';
 

@@ -72,23 +72,3 @@ export class IdIndex {
     yield* this.outside;
   }
 }
-
-/** A growing list of 32-bit integers (ids and line numbers), 4 bytes each where an array of numbers takes 8. */
-export class IntList {
-  private data = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): number {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length] = value;
-    return this.length++;
-  }
-
-  at(index: number): number | undefined {
-    return index >= 0 && index < this.length ? this.data[index] : undefined;
-  }
-}

@@ -1,29 +1,17 @@
 import { open } from 'node:fs/promises';
-import Assembler from 'stream-json/core/assembler.js';
+import { isUtf8 } from 'node:buffer';
 import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
-import { isSection, type Section } from './format.js';
 import { formatPath, type PathSegment } from './problems.js';
 
 /**
  * Reads a JSON file whose top level is an object of arrays without holding it whole, with
- * stream-json's tokenizer: each array element is built on its own by stream-json's Assembler.
- * Strings, keys and numbers come as chunks (nothing is packed by the tokenizer), so every one
- * of them, the nesting and the size of an element are bounded before more than the bound is
- * held; a file over a bound, with bytes that are not UTF-8 or with an escaped lone surrogate is
+ * stream-json's tokenizer: each array element is built from its tokens on its own. Strings,
+ * keys and numbers come as chunks (nothing is packed by the tokenizer), so every one of them,
+ * the nesting and the size of an element are bounded before more than the bound is held; a
+ * file over a bound, with bytes that are not UTF-8 or with an escaped lone surrogate is
  * refused at the path where it happens.
  */
-
-/** Told about an import's top level and every element, in the order the source holds them. */
-export interface SourceVisitor {
-  /** The top level is not an object. */
-  notObject(value: unknown): void;
-  /** A top-level key, known or not. */
-  key(key: string): void;
-  /** A section whose value is present but not an array (null counts as absent). */
-  notArray(section: Section, value: unknown): void;
-  element(section: Section, index: number, value: unknown): void;
-}
 
 /** The file is not valid JSON; the message says where. */
 export class JsonSyntaxError extends Error {
@@ -61,24 +49,59 @@ export const REFUSED = {
   number: 'number out of range',
 } as const;
 
+/** What to do with a top-level member's value. */
+export type MemberMode = 'elements' | 'skip';
+
+export interface JsonFileVisitor {
+  /** The top-level value is not an object: it is handed over parsed, and the scan ends. */
+  root?(value: unknown): void;
+  /** A top-level key; the answer decides how its value is read. */
+  member(key: string): MemberMode;
+  /** One element of an array value read as 'elements'. */
+  element(key: string, value: unknown): void | Promise<void>;
+  /** A value read as 'elements' that is not an array. */
+  value(key: string, value: unknown): void;
+}
+
 const READ_SIZE = 256 * 1024;
 const PIECE_CHARS = 16 * 1024;
 
 // No lone surrogate: a high one not followed by a low one, or a low one not after a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Where the first invalid UTF-8 sequence of `data` (which holds one) starts: after the last whole character before it. */
-export function firstInvalidByte(data: Buffer): number {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let start = 0;
-  try {
-    // A byte that ends a character gives text; one that starts or continues it gives none yet.
-    for (let i = 0; i < data.length; i++) if (decoder.decode(data.subarray(i, i + 1), { stream: true }) !== '') start = i + 1;
-    decoder.decode();
-  } catch {
-    // The sequence that starts at `start` is the invalid one.
+/** How many bytes of `data` end on a character boundary; the rest belongs to the next read. */
+function wholeCharacters(data: Buffer): number {
+  let i = data.length - 1;
+  while (i >= 0 && data.length - i <= 3 && (data[i]! & 0xc0) === 0x80) i--;
+  if (i < 0) return data.length;
+  const lead = data[i]!;
+  const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return i + size <= data.length ? data.length : i;
+}
+
+/** The longest prefix of `data` in which no invalid UTF-8 sequence is complete. */
+function validPrefix(data: Buffer): number {
+  const fails = (end: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(data.subarray(0, end), { stream: true });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let low = 0;
+  let high = data.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (fails(middle + 1)) high = middle;
+    else low = middle + 1;
   }
-  return start;
+  return low;
+}
+
+/** Where the first invalid UTF-8 sequence of `data` starts: after the last whole character before the failure. */
+export function firstInvalidByte(data: Buffer): number {
+  return wholeCharacters(data.subarray(0, validPrefix(data)));
 }
 
 /** The refusal of bytes that are not UTF-8, `data` starting at byte `offset` of the file. */
@@ -87,78 +110,83 @@ export function notUtf8(data: Buffer, invalid: number, offset: number): string {
 }
 
 /**
- * Scans `path`, telling the visitor of its top level and each element in file order, and `keep`
- * of each element (its promise is waited for). Throws JsonSyntaxError at the first place the file
- * stops being JSON (a truncated file included), JsonRefusedError at the first bound exceeded or
- * invalid text.
+ * Scans `path`, calling the visitor in file order. Throws JsonSyntaxError at the first place the
+ * file stops being JSON (a truncated file included), JsonRefusedError at the first bound exceeded
+ * or invalid text.
  */
-export async function scanJsonFile(path: string, visitor: SourceVisitor, keep: (section: Section, value: unknown) => void | Promise<void>): Promise<void> {
-  const reader = new TokenReader(visitor, keep);
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let offset = 0;
-  let decoded = 0;
-  /** The last bytes read before `chunk`: a character cut by a read starts there. */
-  let previous: Buffer = Buffer.alloc(0);
-  const refuse = async (chunk: Buffer): Promise<never> => {
-    const pending = offset - decoded;
-    const data = Buffer.concat([previous.subarray(previous.length - pending), chunk]);
-    const invalid = firstInvalidByte(data);
-    await reader.push(data.toString('utf8', 0, invalid));
-    return reader.refuse(notUtf8(data, invalid, offset - pending));
-  };
+export async function scanJsonFile(path: string, visitor: JsonFileVisitor): Promise<void> {
   const handle = await open(path, 'r');
-  // One buffer for every read: a new one per read left the process holding far more memory.
-  const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
   try {
-    for (let bytesRead; (bytesRead = (await handle.read(buffer, 0, READ_SIZE, null)).bytesRead) > 0; ) {
-      let chunk = buffer.subarray(0, bytesRead);
+    const reader = new TokenReader(visitor);
+    const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
+    let carry: Buffer | null = null;
+    let offset = 0;
+    let first = true;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
+      let data = buffer.subarray(0, bytesRead);
       // Editors on Windows like to prepend a byte-order mark, which JSON does not allow.
-      if (offset === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        chunk = chunk.subarray(3);
-        offset = decoded = 3;
+      if (first && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+        data = data.subarray(3);
+        offset = 3;
       }
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        return await refuse(chunk);
+      first = false;
+      if (carry) data = Buffer.concat([carry, data]);
+      const whole = bytesRead === 0 ? data.length : wholeCharacters(data);
+      const text = data.subarray(0, whole);
+      if (!isUtf8(text)) {
+        const valid = firstInvalidByte(text);
+        await reader.push(text.toString('utf8', 0, valid));
+        reader.refuse(notUtf8(text, valid, offset));
       }
-      await reader.push(text);
-      decoded += Buffer.byteLength(text);
-      offset += chunk.length;
-      previous = Buffer.from(chunk.subarray(Math.max(0, chunk.length - 3)));
+      await reader.push(text.toString('utf8'));
+      offset += whole;
+      carry = whole < data.length ? Buffer.from(data.subarray(whole)) : null;
+      if (bytesRead === 0) break;
     }
+    reader.end();
   } finally {
     await handle.close();
   }
-  if (decoded < offset) return refuse(Buffer.alloc(0));
-  reader.end();
 }
 
-const VALUE_ENDS = new Set<Token['name']>(['endString', 'endNumber', 'nullValue', 'trueValue', 'falseValue']);
+const enum At {
+  /** Before the top-level value. */
+  Start,
+  /** In the top-level object, between members. */
+  Members,
+  /** After a top-level key, before its value. */
+  MemberValue,
+  /** In an array read as 'elements', between elements. */
+  Elements,
+  /** Building a value (an element, a member's value or the root). */
+  Building,
+  /** Stepping over a member's value. */
+  Skipping,
+  Done,
+}
 
-type At = 'start' | 'members' | 'value' | 'elements' | 'building' | 'skipping' | 'done';
+type Container = unknown[] | Record<string, unknown>;
 
 /** Turns tokens into the visitor's calls, building the values it takes within the bounds. */
 class TokenReader {
   // A stage of a stream-chain pipeline is flushed by a call with `none`, which its type leaves out.
   private readonly parse = jsonParser({ packValues: false, streamValues: true }) as (input: string | typeof none) => ReturnType<TokenSource>;
-  private readonly assembler = new Assembler();
-  private at: At = 'start';
+  private at = At.Start;
   private key = '';
+  private mode: MemberMode = 'skip';
   private index = 0;
-  /** Where the value being built is: [] for the top level, [key] for a member's value, [key, index] for an element. */
-  private prefix: PathSegment[] = [];
+  /** The containers of the value being built, outermost first, and the key each is at. */
+  private readonly stack: Container[] = [];
+  private readonly keys: (string | null)[] = [];
+  /** Where the built value goes once complete. */
+  private role: 'element' | 'value' | 'root' = 'element';
   private depth = 0;
   private size = 0;
-  /** The string, key or number being read, and whether it is a key. */
+  /** The string, key or number being read, when it is kept. */
   private text = '';
-  private readingKey = false;
 
-  constructor(
-    private readonly visitor: SourceVisitor,
-    private readonly keep: (section: Section, value: unknown) => void | Promise<void>,
-  ) {}
+  constructor(private readonly visitor: JsonFileVisitor) {}
 
   async push(text: string): Promise<void> {
     // The tokenizer gives no tokens from a piece it finds an error in: small pieces keep the
@@ -179,7 +207,7 @@ class TokenReader {
   }
 
   end(): void {
-    if (this.at === 'start') throw new JsonSyntaxError('the file is empty');
+    if (this.at === At.Start) throw new JsonSyntaxError('the file is empty');
     try {
       const out = this.parse(none);
       if (isMany(out)) for (const token of getManyValues(out)) void this.take(token);
@@ -189,12 +217,19 @@ class TokenReader {
   }
 
   private path(): PathSegment[] {
-    if (this.at === 'start' || this.at === 'members') return [];
-    if (this.at !== 'building') return [this.key];
-    const { current, key, done } = this.assembler;
-    // The containers being built, then where the next value goes in the innermost one.
-    const inner = done ? [] : Array.isArray(current) ? [current.length] : key !== null ? [key] : [];
-    return [...this.prefix, ...this.assembler.path, ...inner];
+    const path: PathSegment[] = [];
+    if (this.at === At.Start || (this.at === At.Building && this.role === 'root')) {
+      // The root is being built: the containers alone say where.
+    } else if (this.at !== At.Members) {
+      path.push(this.key);
+      if (this.at === At.Building && this.role === 'element') path.push(this.index);
+    }
+    for (let i = 0; i < this.stack.length; i++) {
+      const container = this.stack[i]!;
+      if (Array.isArray(container)) path.push(container.length);
+      else if (this.keys[i] !== null) path.push(this.keys[i]!);
+    }
+    return path;
   }
 
   refuse(reason: string): never {
@@ -218,99 +253,132 @@ class TokenReader {
     this.grow(value.length);
   }
 
+  /** Whether the string being read is a key of the value being built. */
+  private readingKey = false;
+
   private grow(chars: number): void {
-    if (this.at !== 'building') return;
+    if (this.at !== At.Building) return;
     this.size += chars;
     if (this.size > MAX_ELEMENT_CHARS) this.refuse(`larger than ${MAX_ELEMENT_CHARS.toLocaleString('en')} characters`);
   }
 
-  private checked(): string {
-    if (LONE_SURROGATE.test(this.text)) this.refuse(REFUSED.surrogate);
-    return this.text;
+  private checkText(text: string): string {
+    if (LONE_SURROGATE.test(text)) this.refuse(REFUSED.surrogate);
+    return text;
   }
 
-  private startBuilding(prefix: PathSegment[], token: Token): void | Promise<void> {
-    this.at = 'building';
-    this.prefix = prefix;
+  private startBuilding(role: 'element' | 'value' | 'root'): void {
+    this.at = At.Building;
+    this.role = role;
     this.size = 0;
-    return this.build(token);
   }
 
   private take(token: Token): void | Promise<void> {
+    // Most tokens are inside an element.
+    if (this.at === At.Building) return this.build(token);
     switch (this.at) {
-      // Most tokens are inside an element.
-      case 'building':
-        return this.build(token);
-      case 'start':
-        if (token.name !== 'startObject') return this.startBuilding([], token);
-        this.open();
-        this.at = 'members';
-        return;
-      case 'members':
-        if (token.name === 'startKey') this.text = '';
-        else if (token.name === 'stringChunk') this.chunk(token.value, 'key');
-        else if (token.name === 'endKey') {
-          this.key = this.checked();
-          this.visitor.key(this.key);
-          this.at = 'value';
-        } else if (token.name === 'endObject') {
-          this.depth--;
-          this.at = 'done';
+      case At.Start:
+        if (token.name === 'startObject') {
+          this.open();
+          this.at = At.Members;
+          return;
         }
-        return;
-      case 'value':
-        // An unknown key is reported as such; its value is stepped over, not parsed.
-        if (!isSection(this.key)) {
-          this.at = 'skipping';
+        this.startBuilding('root');
+        return this.build(token);
+      case At.Members:
+        switch (token.name) {
+          case 'startKey':
+            this.text = '';
+            return;
+          case 'stringChunk':
+            return this.chunk(token.value, 'key');
+          case 'endKey':
+            this.key = this.checkText(this.text);
+            this.text = '';
+            this.mode = this.visitor.member(this.key);
+            this.at = At.MemberValue;
+            return;
+          case 'endObject':
+            this.depth--;
+            this.at = At.Done;
+            return;
+          default:
+            return;
+        }
+      case At.MemberValue:
+        if (this.mode === 'skip') {
+          this.at = At.Skipping;
           return this.skip(token);
         }
-        if (token.name !== 'startArray') return this.startBuilding([this.key], token);
-        this.open();
-        this.index = 0;
-        this.at = 'elements';
-        return;
-      case 'elements':
-        if (token.name !== 'endArray') return this.startBuilding([this.key, this.index], token);
-        this.depth--;
-        this.at = 'members';
-        return;
-      case 'skipping':
+        if (token.name === 'startArray') {
+          this.open();
+          this.index = 0;
+          this.at = At.Elements;
+          return;
+        }
+        this.startBuilding('value');
+        return this.build(token);
+      case At.Elements:
+        if (token.name === 'endArray') {
+          this.depth--;
+          this.at = At.Members;
+          return;
+        }
+        this.startBuilding('element');
+        return this.build(token);
+      case At.Skipping:
         return this.skip(token);
-      case 'done':
+      case At.Done:
         return;
     }
   }
 
   /** Steps over a member's value: nothing is kept, only the nesting is counted. */
   private skip(token: Token): void {
-    if (token.name === 'startObject' || token.name === 'startArray') return this.open();
-    if (token.name === 'endObject' || token.name === 'endArray') this.depth--;
-    else if (!VALUE_ENDS.has(token.name)) return;
-    // Back at the top-level object's own depth: the member's value is over.
-    if (this.depth === 1) this.at = 'members';
-  }
-
-  private build(token: Token): void | Promise<void> {
-    this.grow(1);
-    const { assembler } = this;
     switch (token.name) {
       case 'startObject':
       case 'startArray':
         this.open();
-        assembler[token.name]();
         return;
       case 'endObject':
       case 'endArray':
         this.depth--;
-        assembler[token.name]();
-        return this.built();
+        break;
+      case 'endString':
+      case 'endNumber':
+      case 'nullValue':
+      case 'trueValue':
+      case 'falseValue':
+        break;
+      default:
+        return;
+    }
+    // Back at the top-level object's own depth: the member's value is over.
+    if (this.depth === 1) this.at = At.Members;
+  }
+
+  private build(token: Token): void | Promise<void> {
+    this.grow(1);
+    switch (token.name) {
+      case 'startObject':
+      case 'startArray':
+        this.open();
+        this.stack.push(token.name === 'startObject' ? {} : []);
+        this.keys.push(null);
+        return;
+      case 'endObject':
+      case 'endArray':
+        this.depth--;
+        this.keys.pop();
+        return this.add(this.stack.pop());
       case 'startKey':
         this.readingKey = true;
         this.text = '';
         return;
       case 'endKey':
         this.readingKey = false;
-        assembler.keyValue(this.checked());
+        this.keys[this.keys.length - 1] = this.checkText(this.text);
+        this.text = '';
         return;
       case 'startString':
       case 'startNumber':
@@ -320,40 +388,56 @@ class TokenReader {
         return this.chunk(token.value, this.readingKey ? 'key' : 'text');
       case 'numberChunk':
         return this.chunk(token.value, 'number');
-      case 'endString':
-        assembler.stringValue(this.checked());
-        return this.built();
-      case 'endNumber':
+      case 'endString': {
+        const text = this.checkText(this.text);
+        this.text = '';
+        return this.add(text);
+      }
+      case 'endNumber': {
+        const number = Number(this.text);
         // No field takes a number this large, and JSON.stringify (the import's spool) would write it as null.
-        if (!Number.isFinite(Number(this.text))) this.refuse(REFUSED.number);
-        assembler.numberValue(this.text);
-        return this.built();
+        if (!Number.isFinite(number)) this.refuse(REFUSED.number);
+        this.text = '';
+        return this.add(number);
+      }
       case 'nullValue':
       case 'trueValue':
       case 'falseValue':
-        assembler[token.name]();
-        return this.built();
+        return this.add(token.value);
       default:
         return;
     }
   }
 
-  /** When the value being built is complete: to the visitor. */
-  private built(): void | Promise<void> {
-    if (!this.assembler.done) return;
-    const value = this.assembler.current;
-    switch (this.prefix.length) {
-      case 0:
-        this.at = 'done';
-        return this.visitor.notObject(value);
-      case 1:
-        this.at = 'members';
-        if (value !== null) this.visitor.notArray(this.key as Section, value);
+  /** A complete value: into its container, or to the visitor when it is the whole value. */
+  private add(value: unknown): void | Promise<void> {
+    const top = this.stack.length;
+    if (top > 0) {
+      const container = this.stack[top - 1]!;
+      if (Array.isArray(container)) container.push(value);
+      else {
+        const key = this.keys[top - 1]!;
+        // As JSON.parse does: "__proto__" is an ordinary key, not the prototype.
+        if (key === '__proto__') Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+        else container[key] = value;
+        this.keys[top - 1] = null;
+      }
+      return;
+    }
+    switch (this.role) {
+      case 'root':
+        this.at = At.Done;
+        this.visitor.root?.(value);
         return;
-      default: {
-        this.at = 'elements';
-        this.visitor.element(this.key as Section, this.index++, value);
-        return this.keep(this.key as Section, value);
+      case 'value':
+        this.at = At.Members;
+        this.visitor.value(this.key, value);
+        return;
+      case 'element': {
+        this.at = At.Elements;
+        const taken = this.visitor.element(this.key, value);
+        this.index++;
+        return taken;
       }
     }
   }

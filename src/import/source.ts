@@ -1,9 +1,19 @@
-import { scanJsonFile, type SourceVisitor } from './json-file.js';
+import { scanJsonFile } from './json-file.js';
 import { ElementSpool } from './spool.js';
-import { scanLineFile } from './line-file.js';
-import { isSection, type Section } from './format.js';
+import { LineFile } from './line-file.js';
+import { SECTIONS, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import type { IntList } from './id-index.js';
+
+/** Told about an import's top level and every element, in the order the source holds them. */
+export interface SourceVisitor {
+  /** The top level is not an object. */
+  notObject(value: unknown): void;
+  /** A top-level key, known or not. */
+  key(key: string): void;
+  /** A section whose value is present but not an array (null counts as absent). */
+  notArray(section: Section, value: unknown): void;
+  element(section: Section, index: number, value: unknown): void;
+}
 
 /**
  * Where an import's records come from. An import reads its source twice: once in whatever
@@ -19,6 +29,8 @@ export interface ImportSource {
   /** Frees what the readings hold; the source is not read again. */
   close(): Promise<void>;
 }
+
+const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
 /** An import file already parsed into memory (tests, the demo data set). */
 export function memorySource(input: unknown): ImportSource {
@@ -51,23 +63,35 @@ export const LINE_FILE = /\.(ndjson|jsonl)$/i;
 
 /**
  * An import file read from disk a buffer at a time: a line-delimited one (LINE_FILE) by
- * line-file.ts, any other by json-file.ts; a syntax error throws JsonSyntaxError, a bound
- * exceeded or invalid text JsonRefusedError. The file is read once: the first reading keeps
- * every element of a section in a temporary spool (spool.ts), which the second reading takes
- * them back from. `close` frees the spool.
+ * line-file.ts, any other by json-file.ts; a syntax error throws
+ * JsonSyntaxError, a bound exceeded or invalid text JsonRefusedError. The file is parsed once:
+ * the first reading keeps every element of a section in a temporary spool (spool.ts), which the
+ * second reading takes them back from. `close` frees the spool.
  */
 export function fileSource(path: string): ImportSource {
+  if (LINE_FILE.test(path)) return new LineFile(path);
   const spool = new ElementSpool();
-  const elements = (section: Section, each: (value: unknown, index: number) => void | Promise<void>) => spool.read(section, each);
-  const close = () => spool.close();
-  if (!LINE_FILE.test(path)) {
-    return { scan: (visitor) => scanJsonFile(path, visitor, (section, value) => spool.add(section, `{"${section}":${JSON.stringify(value)}}`)), elements, close };
-  }
-  const lines = new Map<Section, IntList>();
   return {
-    scan: (visitor) => scanLineFile(path, visitor, lines, (section, text) => spool.add(section, text)),
-    elements,
-    lineOf: (section, index) => lines.get(section)?.at(index),
-    close,
+    async scan(visitor) {
+      let index = 0;
+      await scanJsonFile(path, {
+        root: (value) => visitor.notObject(value),
+        member(key) {
+          visitor.key(key);
+          index = 0;
+          // An unknown key is reported as such; its value is stepped over, not parsed.
+          return isSection(key) ? 'elements' : 'skip';
+        },
+        element(key, value) {
+          visitor.element(key as Section, index++, value);
+          return spool.add(key as Section, value);
+        },
+        value(key, value) {
+          if (value !== null) visitor.notArray(key as Section, value);
+        },
+      });
+    },
+    elements: (section, each) => spool.read(section, each),
+    close: () => spool.close(),
   };
 }

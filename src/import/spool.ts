@@ -37,9 +37,9 @@ interface SectionFile {
 }
 
 /**
- * The elements of an import file, kept one line each in a temporary file per section by the first
- * reading (`{"<section>": element}`, the line of a line-delimited file as it is), so that the
- * second reading takes them back with JSON.parse instead of reading the file again. Each file's name is removed as soon as it is open: the data lives only as long as
+ * The elements of an import file, kept one JSON line each in a temporary file per section by the
+ * first reading, so that the second reading takes them back with JSON.parse instead of parsing the
+ * file again. Each file's name is removed as soon as it is open: the data lives only as long as
  * its handle, so nothing is left in the temporary folder whichever way the process ends.
  */
 export class ElementSpool {
@@ -47,8 +47,9 @@ export class ElementSpool {
   /** Folders whose file name could not be removed while open (not so on POSIX systems). */
   private readonly leftovers: string[] = [];
 
-  /** Keeps one element, as the line `{"<section>": element}`; waits only when lines are written. */
-  add(section: Section, line: string): void | Promise<void> {
+  /** Keeps one element, as the JSON text JSON.stringify gives; waits only when lines are written. */
+  add(section: Section, value: unknown): void | Promise<void> {
+    const line = JSON.stringify(value);
     const file = this.files.get(section);
     if (!file) return this.openWith(section, line);
     file.pending.push(line);
@@ -73,9 +74,9 @@ export class ElementSpool {
       const text = carry + decoder.write(buffer.subarray(0, bytesRead));
       let start = 0;
       for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        // Lines of values the reader had already bounded and checked: they need neither bounds
-        // nor Unicode checks again, only JSON.parse.
-        const taken = each((JSON.parse(text.slice(start, end)) as Record<Section, unknown>)[section], index++);
+        // Lines this spool wrote from values the reader had already bounded and checked: they
+        // need neither bounds nor Unicode checks again, only JSON.parse.
+        const taken = each(JSON.parse(text.slice(start, end)), index++);
         if (taken) await taken;
         start = end + 1;
       }

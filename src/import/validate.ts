@@ -1,6 +1,6 @@
 import type { Tx } from '../shared/db/knex.js';
 import { companyChecks, type CompanyChecks } from './company-consistency.js';
-import { catalogProblem } from '../webhooks/catalog.js';
+import { checkEventPair } from './event-pair.js';
 import { eventFiltersOfSubscribers, existingIds, loadRows } from '../repositories/import-tables.js';
 import type { ReferenceTarget, Section } from './format.js';
 import type { FileFacts } from './parse.js';
@@ -55,7 +55,7 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   for (const filter of facts.eventFilters) {
     const { path, id, subscriberId, event, eventType } = filter;
     if (event !== null && eventType !== null) {
-      const reason = event.trim() === '' ? 'event must not be blank' : eventType.trim() === '' ? 'eventType must not be blank' : catalogProblem(event, eventType);
+      const reason = checkEventPair(event, eventType);
       if (reason !== null) problems.add(path, reason);
     }
     const owner = id === null ? undefined : owners.get(id)?.subscriber_id;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, scanJsonFile } from '../../src/import/json-file.js';
+import { JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, scanJsonFile, type MemberMode } from '../../src/import/json-file.js';
 import { MAX_REPORTED_PROBLEMS, Problems } from '../../src/import/problems.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shiftgate-json-file-'));
@@ -16,26 +16,25 @@ interface Seen {
   values: [string, unknown][];
 }
 
-async function scan(content: string | Buffer): Promise<Seen> {
+async function scan(content: string | Buffer, mode: (key: string) => MemberMode = () => 'elements'): Promise<Seen> {
   const path = join(dir, `${files++}.json`);
   writeFileSync(path, content);
   const seen: Seen = { members: [], elements: [], values: [] };
-  await scanJsonFile(
-    path,
-    {
-      notObject: (value) => (seen.root = value),
-      key: (key) => void seen.members.push(key),
-      element: (section, _index, value) => void seen.elements.push([section, value]),
-      notArray: (section, value) => void seen.values.push([section, value]),
+  await scanJsonFile(path, {
+    root: (value) => (seen.root = value),
+    member: (key) => {
+      seen.members.push(key);
+      return mode(key);
     },
-    () => {},
-  );
+    element: (key, value) => void seen.elements.push([key, value]),
+    value: (key, value) => void seen.values.push([key, value]),
+  });
   return seen;
 }
 
 /** The refusal a file meets; fails when it is accepted. */
-async function refusal(content: string | Buffer): Promise<JsonRefusedError> {
-  const error = await scan(content).then(
+async function refusal(content: string | Buffer, mode?: (key: string) => MemberMode): Promise<JsonRefusedError> {
+  const error = await scan(content, mode).then(
     () => null,
     (e: unknown) => e,
   );
@@ -67,7 +66,10 @@ describe('reading an import file with stream-json', () => {
     expect(seen.members).toEqual(['licenses', 'companies', 'staff', 'sites']);
     expect(seen.elements).toEqual(expected.licenses.map((element) => ['licenses', element]));
     expect(Object.getPrototypeOf(seen.elements[3]![1])).toBe(Object.prototype);
-    expect(seen.values).toEqual([['staff', { not: 'an array' }]]);
+    expect(seen.values).toEqual([
+      ['staff', { not: 'an array' }],
+      ['sites', null],
+    ]);
   });
 
   it('reads elements that span its reads, multi-byte characters cut at every read boundary, and skips a byte-order mark', async () => {
@@ -78,8 +80,8 @@ describe('reading an import file with stream-json', () => {
     expect(seen.elements.map(([, value]) => value)).toEqual(licenses);
   });
 
-  it('steps over the members that are not sections, whatever they hold', async () => {
-    const seen = await scan(JSON.stringify({ x: { a: [1, { b: 'c' }], d: 'e' }, y: 'z', licenses: [{ id: 1 }] }));
+  it('steps over the members it is told to skip, whatever they hold', async () => {
+    const seen = await scan(JSON.stringify({ x: { a: [1, { b: 'c' }], d: 'e' }, y: 'z', licenses: [{ id: 1 }] }), (key) => (key === 'licenses' ? 'elements' : 'skip'));
     expect(seen.members).toEqual(['x', 'y', 'licenses']);
     expect(seen.elements).toEqual([['licenses', { id: 1 }]]);
   });
@@ -139,7 +141,7 @@ describe('bounds while parsing', () => {
     // The top-level object, the array and the element take three levels.
     const error = await refusal(`{"timesheets": [{"notes": ${nested(MAX_DEPTH - 2)}}]}`);
     expect(error.message).toBe(`timesheets[0].notes${'[0]'.repeat(MAX_DEPTH - 3)}: nested deeper than 64 levels`);
-    expect((await refusal(`{"unknown": ${nested(MAX_DEPTH)}}`)).path).toEqual(['unknown']);
+    expect((await refusal(`{"unknown": ${nested(MAX_DEPTH)}}`, () => 'skip')).path).toEqual(['unknown']);
     expect((await scan(`{"timesheets": [{"notes": ${nested(MAX_DEPTH - 3)}}]}`)).elements).toHaveLength(1);
   });
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileSource, importScanned, JsonRefusedError, JsonSyntaxError, scanImport, type ImportChanges } from '../../src/import/import-data.js';
+import { fileSource, importScanned, JsonRefusedError, JsonSyntaxError, scanImport, SourceChangedError, type ImportChanges } from '../../src/import/import-data.js';
 import { ImportValidationError } from '../../src/import/problems.js';
 import { fullFile, snapshot, tempDatabase, type TempDatabase } from './support.js';
 
@@ -183,18 +183,20 @@ describe('a line-delimited import file (.ndjson, .jsonl)', () => {
     }
   });
 
-  it('imports what the first reading read, whatever the file holds by the second', async () => {
+  it('rolls back when the file changes between its two readings', async () => {
     const file = fullFile() as unknown as Record<string, unknown[]>;
     const path = write('changing.ndjson', interleaved(file).join('\n'));
+    const before = await snapshot(t.db);
     const source = fileSource(path);
     try {
       const scanned = await scanImport(source);
-      writeFileSync(path, 'not JSON any more');
-      await importScanned(t.db, scanned);
+      // The same length: only the bytes tell.
+      (file.companies![0] as Record<string, unknown>).name = 'Acme Securitx';
+      writeFileSync(path, interleaved(file).join('\n'));
+      await expect(importScanned(t.db, scanned)).rejects.toThrow(SourceChangedError);
     } finally {
       await source.close();
     }
-    const rows = await snapshot(t.db);
-    expect((rows.companies as { name: string }[]).map((row) => row.name)).toEqual((file.companies as { name: string }[]).map((company) => company.name));
+    expect(await snapshot(t.db)).toEqual(before);
   });
 });
