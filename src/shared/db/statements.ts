@@ -28,7 +28,7 @@ export interface Statements {
  * (`inTransaction`), the statement goes through knex instead, which waits for the pool as any
  * other query does. The 'query' event is emitted as knex would, so statement counts hold.
  */
-const STATEMENTS_PER_CONNECTION = 500;
+const STATEMENTS_PER_CONNECTION = 2000;
 const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
 /** The connection a statement of `q` may run on directly: SQLite, outside any transaction. */
