@@ -22,20 +22,6 @@ function describeKey(key: ApiKeyRecord): string {
   return `${key.id}\t${key.keyType}\t${key.keyPrefix}…\t${scope}\t${state}${key.name ? `\t${key.name}` : ''}`;
 }
 
-function publicView(key: ApiKeyRecord) {
-  return {
-    id: key.id,
-    keyType: key.keyType,
-    companyId: key.companyId,
-    customerIds: key.customerIds,
-    siteIds: key.siteIds,
-    name: key.name,
-    keyPrefix: key.keyPrefix,
-    createdAt: key.createdAt,
-    revokedAt: key.revokedAt,
-  };
-}
-
 async function create(db: Db, args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, {
     type: { type: 'string' },
@@ -55,8 +41,9 @@ async function create(db: Db, args: string[]): Promise<number> {
     return 1;
   }
   const key = await createApiKey(db, { keyType: values.type, companyId, customerIds, siteIds, name: values.name ?? null });
+  // A key record holds no hash: JSON shows all of it, with the plaintext key this once.
   if (values.json) {
-    console.log(JSON.stringify({ ...publicView(key), apiKey: key.apiKey }, null, 2));
+    console.log(JSON.stringify(key, null, 2));
   } else {
     console.log(`Created ${key.keyType} API key ${key.id} for company ${companyId}.`);
     console.log(`API key (shown only now; it is stored hashed): ${key.apiKey}`);
@@ -67,7 +54,7 @@ async function create(db: Db, args: string[]): Promise<number> {
 async function list(db: Db, args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, { json: { type: 'boolean' } });
   const keys = await listApiKeys(db);
-  if (values.json) console.log(JSON.stringify(keys.map(publicView), null, 2));
+  if (values.json) console.log(JSON.stringify(keys, null, 2));
   else if (keys.length === 0) console.log('No API keys.');
   else for (const key of keys) console.log(describeKey(key));
   return 0;
@@ -86,5 +73,5 @@ async function revoke(db: Db, args: string[]): Promise<number> {
 }
 
 export function keysCommand(args: string[], config: Config): Promise<number> {
-  return runSubcommand(args, config, { create, list, revoke }, KEYS_USAGE, 'keys');
+  return runSubcommand(args, config, { create, list, revoke }, 'keys');
 }

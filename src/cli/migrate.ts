@@ -1,21 +1,15 @@
 import type { Config } from '../config.js';
-import { migrateLatest, openDatabase } from '../shared/db/knex.js';
+import { UsageError } from './args.js';
+import { withMigratedDatabase } from './subcommands.js';
 
 export const MIGRATE_USAGE = `Usage: shiftgate migrate
 
 Applies pending database migrations; safe to repeat, and to run from several instances at once.`;
 
-export async function migrateCommand(args: string[], config: Config): Promise<number> {
-  if (args.length > 0) {
-    console.error(`shiftgate: migrate takes no arguments (got "${args[0]}")\n\n${MIGRATE_USAGE}`);
-    return 2;
-  }
-  const db = openDatabase(config);
-  try {
-    await migrateLatest(db);
+export function migrateCommand(args: string[], config: Config): Promise<number> {
+  if (args.length > 0) throw new UsageError(`migrate takes no arguments (got "${args[0]}")`);
+  return withMigratedDatabase(config, async () => {
     console.log('Database schema is up to date.');
     return 0;
-  } finally {
-    await db.destroy();
-  }
+  });
 }

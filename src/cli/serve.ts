@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../server/app.js';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { RECOMMENDED_JWT_SECRET_LENGTH, type Config } from '../config.js';
 import type { ActiveDemoKey } from './demo-data.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
@@ -25,30 +26,13 @@ const LISTEN_ERRORS: Record<string, string> = {
   EADDRNOTAVAIL: 'address not available',
 };
 
-function listen(server: Server, port: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const reason = (error.code ? LISTEN_ERRORS[error.code] : undefined) ?? firstLineOf(error);
-      reject(new StartupError(`cannot listen on port ${port}: ${reason}`));
-    };
-    server.once('error', onError);
-    server.listen(port, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
-
-async function closeAfterFailedStart(app: App): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    app.close().catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, FAILED_START_CLOSE_MS);
-      timer.unref();
-    }),
-  ]);
-  clearTimeout(timer);
+async function listen(server: Server, port: number): Promise<void> {
+  try {
+    await once(server.listen(port), 'listening');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StartupError(`cannot listen on port ${port}: ${LISTEN_ERRORS[String(code)] ?? firstLineOf(error)}`);
+  }
 }
 
 /** Public credentials must never guard a production deployment; checked before anything is opened. */
@@ -59,27 +43,16 @@ function refuseInProduction(config: Config, demo: boolean): void {
 }
 
 export async function serveCommand(args: string[], given: Config): Promise<number> {
-  let config = given;
-  let port = config.port;
-  let demo: boolean;
-  try {
-    const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
-    if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
-    if (values.port !== undefined) {
-      port = Number(values.port);
-      if (!/^[0-9]{1,5}$/.test(values.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
-    }
-    demo = values.demo === true;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`shiftgate: ${error.message}\n\n${SERVE_USAGE}`);
-      return 2;
-    }
-    throw error;
+  const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
+  if (values.port !== undefined && (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535)) {
+    throw new UsageError('--port must be a number from 0 to 65535');
   }
-  refuseInProduction(config, demo);
+  const port = values.port === undefined ? given.port : Number(values.port);
+  const demo = values.demo === true;
+  refuseInProduction(given, demo);
   // A demo is explored from any browser page (API explorers, local front ends); CORS_ORIGINS still narrows it.
-  if (demo && config.corsOrigins === undefined) config = { ...config, corsOrigins: ['*'] };
+  const config = demo && given.corsOrigins === undefined ? { ...given, corsOrigins: ['*'] } : given;
 
   // The heap settings come first: the young generation's cap has to hold before the gateway's
   // modules load, or loading them alone grows it to V8's ceiling (docs/operations.md, "Memory").
@@ -109,7 +82,8 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
     // The webhook workers start on 'listening', so nothing runs in the background until this succeeds.
     await listen(app.server, port);
   } catch (error) {
-    await closeAfterFailedStart(app);
+    // The half-built app gets a while to close; the start-up failure is reported either way.
+    await Promise.race([app.close().catch(() => undefined), delay(FAILED_START_CLOSE_MS, undefined, { ref: false })]);
     throw error;
   }
 

@@ -2,36 +2,26 @@ import type { Config } from '../config.js';
 import { migrateLatest, openDatabase, type Db } from '../shared/db/knex.js';
 import { UsageError } from './args.js';
 
-export type Subcommand = (db: Db, args: string[]) => Promise<number>;
+/** Runs `action` against a migrated database, which is always closed afterwards. */
+export async function withMigratedDatabase(config: Config, action: (db: Db) => Promise<number>): Promise<number> {
+  const db = openDatabase(config);
+  try {
+    await migrateLatest(db);
+    return await action(db);
+  } finally {
+    await db.destroy();
+  }
+}
 
-/**
- * Runs `shiftgate <command> <subcommand> …` against a migrated database: an unknown
- * subcommand or bad usage prints the usage and exits 2; the database is always closed.
- */
-export async function runSubcommand(
+/** Runs `shiftgate <command> <subcommand> …`; without a subcommand, the usage alone is the error. */
+export function runSubcommand(
   args: string[],
   config: Config,
-  subcommands: Record<string, Subcommand>,
-  usage: string,
+  subcommands: Record<string, (db: Db, args: string[]) => Promise<number>>,
   command: string,
 ): Promise<number> {
   const [name, ...rest] = args;
   const action = name === undefined || !Object.hasOwn(subcommands, name) ? undefined : subcommands[name];
-  if (!action) {
-    console.error(name === undefined ? usage : `shiftgate: unknown ${command} subcommand "${name}"\n\n${usage}`);
-    return 2;
-  }
-  const db = openDatabase(config);
-  try {
-    await migrateLatest(db);
-    return await action(db, rest);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`shiftgate: ${error.message}\n\n${usage}`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await db.destroy();
-  }
+  if (!action) throw new UsageError(name === undefined ? '' : `unknown ${command} subcommand "${name}"`);
+  return withMigratedDatabase(config, (db) => action(db, rest));
 }
