@@ -20,9 +20,47 @@ const FIRST_NAMES = ['Alex', 'Sam', 'Priya', 'Mateo', 'Grace', 'Tomasz', 'Aisha'
 const LAST_NAMES = ['Nguyen', 'Okafor', 'Sharma', 'Garcia', 'Chen', 'Nowak', 'Haddad', 'Walsh'];
 const STATES = ['NSW', 'VIC', 'QLD'];
 const DEMO_STAFF = 26;
+/** Customers as [id, companyId, name]; 12–15 have the five SITE_NAMES each (ids 120–124, …). */
+const CUSTOMERS: readonly (readonly [number, number, string])[] = [
+  [10, 1, 'Harbour Mall'],
+  [11, 1, 'City Arena'],
+  [12, 1, 'Northshore Hospital'],
+  [13, 1, 'Westgate Logistics Depot'],
+  [14, 1, 'Riverside University'],
+  [15, 1, 'Eastern Markets'],
+  [20, 2, 'Bayside Plaza'],
+];
+const SITE_NAMES = ['Main Entrance', 'Loading Dock', 'Car Park', 'Control Room', 'Perimeter'];
+const SITES_OF_COMPANY: Record<number, number[]> = { 1: [100, 101, 110], 2: [200] };
 
 function iso(day: number, hour: number): string {
   return new Date(Date.UTC(2026, 10, day, hour, 0, 0)).toISOString();
+}
+
+/** A night shift from `day` 21:00 to 05:00 the next day; the first night's is approved and locked. */
+function shift(timesheetId: number, employeeId: number, siteId: number, day: number) {
+  const [start, end, pause] = [iso(day, 21), iso(day + 1, 5), iso(day + 1, 1)];
+  const approved = day === 2;
+  const coordinates = { latitude: -33.8688, longitude: 151.2093 };
+  return {
+    timesheetId, siteId, employeeId,
+    entryType: 'Shift', position: 'Security Officer', service: 'Static guarding', paygroup: 'Weekly',
+    scheduledStartTime: start, scheduledEndTime: end,
+    timeclockStartTime: start, timeclockBreakStartTime: pause, timeclockBreakEndTime: pause, timeclockEndTime: end,
+    payStartTime: start, payEndTime: end, invoiceStartTime: start, invoiceEndTime: end,
+    clockInCoordinates: coordinates, clockOutCoordinates: coordinates, staffSubmittedTimesheetTimes: [],
+    payBreakTime: 30, invoiceBreakTime: 30,
+    notes: [{ note: 'Patrol completed, no incidents.' }],
+    allowances: day === 3 ? [{ name: 'Night shift', amount: 25 }] : [],
+    status: approved ? 'Approved' : 'Pending',
+    approvedBy: approved ? 'Roster Manager' : null,
+    approvedDateTime: approved ? iso(day + 1, 9) : null,
+    customerApprovalStatus: approved ? 'Approved' : 'Pending',
+    customerApprover: approved ? 'Site Supervisor' : null,
+    customerApprovedDateTime: approved ? iso(day + 1, 10) : null,
+    lock: approved,
+    scheduleNotes: { instructions: 'Check all exits every hour.' },
+  };
 }
 
 /** A small, readable data set in the import format: two companies, so scoping can be tried. */
@@ -48,7 +86,7 @@ export function demoDataSet() {
   let licenseId = 70001;
   for (const person of staff) {
     const count = person.id === 1001 ? 45 : 2;
-    for (let n = 0; n < count; n++) {
+    for (let n = 0; n < count; n++, licenseId++) {
       const state = STATES[n % STATES.length] ?? 'NSW';
       licenses.push({
         securityLicenseId: licenseId,
@@ -63,70 +101,29 @@ export function demoDataSet() {
         licenceSector: n % 2 === 0 ? 'Security' : 'Crowd control',
         isInvalidLicense: false,
       });
-      licenseId++;
     }
   }
-  const timesheets = [];
-  const sitesOfCompany: Record<number, number[]> = { 1: [100, 101, 110], 2: [200] };
   let timesheetId = 9001;
-  for (const person of staff) {
-    const sites = sitesOfCompany[person.companyId] ?? [];
-    for (let day = 2; day <= 4; day++) {
-      const siteId = sites[(person.id + day) % sites.length] ?? 100;
-      timesheets.push({
-        timesheetId: timesheetId++,
-        siteId,
-        employeeId: person.id,
-        entryType: 'Shift',
-        position: 'Security Officer',
-        service: 'Static guarding',
-        paygroup: 'Weekly',
-        scheduledStartTime: iso(day, 21),
-        scheduledEndTime: iso(day + 1, 5),
-        timeclockStartTime: iso(day, 21),
-        timeclockBreakStartTime: iso(day + 1, 1),
-        timeclockBreakEndTime: iso(day + 1, 1),
-        timeclockEndTime: iso(day + 1, 5),
-        payStartTime: iso(day, 21),
-        payEndTime: iso(day + 1, 5),
-        invoiceStartTime: iso(day, 21),
-        invoiceEndTime: iso(day + 1, 5),
-        clockInCoordinates: { latitude: -33.8688, longitude: 151.2093 },
-        clockOutCoordinates: { latitude: -33.8688, longitude: 151.2093 },
-        staffSubmittedTimesheetTimes: [],
-        payBreakTime: 30,
-        invoiceBreakTime: 30,
-        notes: [{ note: 'Patrol completed, no incidents.' }],
-        allowances: day === 3 ? [{ name: 'Night shift', amount: 25 }] : [],
-        status: day === 2 ? 'Approved' : 'Pending',
-        approvedBy: day === 2 ? 'Roster Manager' : null,
-        approvedDateTime: day === 2 ? iso(day + 1, 9) : null,
-        customerApprovalStatus: day === 2 ? 'Approved' : 'Pending',
-        customerApprover: day === 2 ? 'Site Supervisor' : null,
-        customerApprovedDateTime: day === 2 ? iso(day + 1, 10) : null,
-        lock: day === 2,
-        scheduleNotes: { instructions: 'Check all exits every hour.' },
-      });
-    }
-  }
+  const timesheets = staff.flatMap((person) =>
+    [2, 3, 4].map((day) => {
+      const sites = SITES_OF_COMPANY[person.companyId] ?? [];
+      return shift(timesheetId++, person.id, sites[(person.id + day) % sites.length] ?? 100, day);
+    }),
+  );
+  const filter = (id: number, event: string, eventType: string) => ({ id, event, eventType });
   return {
     companies: [
       { id: 1, name: 'Harbourside Security' },
       { id: 2, name: 'Southern Cross Guarding' },
     ],
-    customers: [
-      { id: 10, companyId: 1, name: 'Harbour Mall' },
-      { id: 11, companyId: 1, name: 'City Arena' },
-      ...MORE_CUSTOMERS.map(([id, name]) => ({ id, companyId: 1, name })),
-      { id: 20, companyId: 2, name: 'Bayside Plaza' },
-    ],
+    customers: CUSTOMERS.map(([id, companyId, name]) => ({ id, companyId, name })),
     sites: [
       { id: 100, customerId: 10, name: 'Harbour Mall — North Gate' },
       { id: 101, customerId: 10, name: 'Harbour Mall — Car Park' },
       { id: 110, customerId: 11, name: 'City Arena — Main Entrance' },
       { id: 200, customerId: 20, name: 'Bayside Plaza — Lobby' },
       // Five sites each, so company 1's site list runs past one default page of 20.
-      ...MORE_CUSTOMERS.flatMap(([customerId, name]) =>
+      ...CUSTOMERS.filter(([id]) => id >= 12 && id <= 15).flatMap(([customerId, , name]) =>
         SITE_NAMES.map((site, i) => ({ id: customerId * 10 + i, customerId, name: `${name} — ${site}` })),
       ),
     ],
@@ -134,39 +131,12 @@ export function demoDataSet() {
     licenses,
     timesheets,
     subscribers: [
-      {
-        id: 1,
-        companyId: 1,
-        name: 'Harbourside payroll integration',
-        eventFilters: [{ id: 11, event: 'timesheet', eventType: 'approved' }],
-      },
-      {
-        id: 2,
-        companyId: 1,
-        name: 'Harbourside compliance dashboard',
-        eventFilters: [
-          { id: 21, event: 'license', eventType: 'expiring' },
-          { id: 22, event: 'license', eventType: 'expired' },
-        ],
-      },
-      {
-        id: 3,
-        companyId: 2,
-        name: 'Southern Cross payroll',
-        eventFilters: [{ id: 31, event: 'timesheet', eventType: 'approved' }],
-      },
+      { id: 1, companyId: 1, name: 'Harbourside payroll integration', eventFilters: [filter(11, 'timesheet', 'approved')] },
+      { id: 2, companyId: 1, name: 'Harbourside compliance dashboard', eventFilters: [filter(21, 'license', 'expiring'), filter(22, 'license', 'expired')] },
+      { id: 3, companyId: 2, name: 'Southern Cross payroll', eventFilters: [filter(31, 'timesheet', 'approved')] },
     ],
   };
 }
-
-/** Further customers of company 1 (ids 12–15), each with the sites below (ids 120–124, …). */
-const MORE_CUSTOMERS: readonly (readonly [number, string])[] = [
-  [12, 'Northshore Hospital'],
-  [13, 'Westgate Logistics Depot'],
-  [14, 'Riverside University'],
-  [15, 'Eastern Markets'],
-];
-const SITE_NAMES = ['Main Entrance', 'Loading Dock', 'Car Park', 'Control Room', 'Perimeter'];
 
 /** Loads the demo data set and the demo keys (company 1) into an empty database. */
 export async function loadDemoData(db: Db): Promise<void> {
