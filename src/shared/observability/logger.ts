@@ -3,44 +3,29 @@ import { loggedError } from './error-description.js';
 
 export type { Logger };
 
-/**
- * Paths pino blanks out wherever they appear in a log object. Request lines never carry
- * headers or bodies, so this is the second line of defence: an error or a debug call that
- * happens to hold credentials still cannot print them.
- */
-export const REDACTED_PATHS = [
-  'authorization',
-  'apiKey',
-  'accessToken',
-  'signingSecret',
-  'signing_secret',
-  'previousSigningSecret',
-  'previous_signing_secret',
-  'secret',
-  'password',
-  '"external-gh-apim-sub-key"',
-  '*.authorization',
-  '*.apiKey',
-  '*.accessToken',
-  '*.signingSecret',
-  '*.signing_secret',
-  '*.previous_signing_secret',
-  '*.secret',
-  '*.password',
-  '*["external-gh-apim-sub-key"]',
-  'req.headers.authorization',
-  'req.headers["external-gh-apim-sub-key"]',
-  'headers.authorization',
-  'headers["external-gh-apim-sub-key"]',
+/** Fields that hold credentials, in pino's path syntax. */
+const SECRET_FIELDS = [
+  'authorization', 'apiKey', 'accessToken', 'secret', 'password', '["external-gh-apim-sub-key"]',
+  'signingSecret', 'signing_secret', 'previousSigningSecret', 'previous_signing_secret',
 ];
 
 /**
- * stdout is pino's own asynchronous destination (sonic-boom): lines are gathered until
- * LOG_BATCH_BYTES wait and then written at once, and at the latest every LOG_FLUSH_MS. One write
- * per line cost a busy gateway a system call and a thread-pool hand-off per request
- * (an earlier bench round, in bench/README.md's git history). pino writes what still waits synchronously when the process
- * exits (a shutdown, a crash, process.exit); only a SIGKILL can lose lines. A stdout that does
- * not keep up holds at most LOG_BUFFER_MAX_BYTES; lines beyond it are dropped rather than held.
+ * Paths pino blanks out: the fields at the top of a log object and one level down, and a request's
+ * headers. Request lines never carry headers or bodies, so this is the second line of defence: an
+ * error or a debug call that happens to hold credentials still cannot print them.
+ */
+const REDACTED_PATHS = [
+  ...SECRET_FIELDS,
+  ...SECRET_FIELDS.map((field) => (field.startsWith('[') ? `*${field}` : `*.${field}`)),
+  'req.headers.authorization',
+  'req.headers["external-gh-apim-sub-key"]',
+];
+
+/**
+ * stdout is pino's own asynchronous destination (sonic-boom): lines are written in batches of
+ * LOG_BATCH_BYTES, at the latest every LOG_FLUSH_MS, rather than one system call per line; pino
+ * writes what still waits when the process exits, so only a SIGKILL can lose lines. A stdout that
+ * does not keep up holds at most LOG_BUFFER_MAX_BYTES; lines beyond it are dropped.
  */
 export const LOG_BATCH_BYTES = 8192;
 export const LOG_FLUSH_MS = 100;
