@@ -10,17 +10,12 @@ import { requestContextOf } from '../shared/request-context.js';
 const LOGGABLE_PREFIX = /^sgk_[A-Za-z0-9_-]{6}$/;
 
 /**
- * The token endpoint's two guards against key guessing.
- *
- * Per client address (behind TRUSTED_PROXIES, the forwarded client): every request costs a point,
- * so one address gets TOKEN_RATE_LIMIT_PER_MINUTE tries a minute, and one address's tries never
- * use up another's.
- *
- * Per presented key prefix, from all addresses together: refused keys are counted, and past
- * TOKEN_PREFIX_FAILURES_PER_MINUTE a refused key at that prefix is answered 429 and costs the
- * address the rest of its budget. A botnet guessing at one prefix therefore gets one wrong try per
- * address per window once the prefix is hot. The count only acts on refused keys: the right key is
- * checked first and always accepted, so guessing at someone's prefix never locks its holder out.
+ * The token endpoint's two guards against key guessing. Per client address (behind TRUSTED_PROXIES,
+ * the forwarded client), every request costs a point. Per presented key prefix, from all addresses
+ * together, refused keys are counted: past TOKEN_PREFIX_FAILURES_PER_MINUTE a refused key at that
+ * prefix is answered 429 and costs the address the rest of its budget, so a botnet gets one wrong try
+ * per address per window at a hot prefix. The right key is checked first and always accepted, so
+ * guessing at someone's prefix never locks its holder out.
  */
 export class TokenAttempts {
   constructor(
