@@ -70,10 +70,7 @@ export class Budget {
   }
 }
 
-/**
- * A count of failures that advertises nothing (no RateLimit headers): the caller decides what an
- * overdrawn count means.
- */
+/** A count of failures that advertises nothing (no RateLimit headers): the caller decides what an overdrawn count means. */
 export class FailureCount {
   constructor(private readonly limiter: RateLimiterAbstract) {}
 

@@ -23,14 +23,8 @@ function describeKey(key: ApiKeyRecord): string {
 }
 
 async function create(db: Db, args: string[]): Promise<number> {
-  const { values } = parseCommandArgs(args, {
-    type: { type: 'string' },
-    company: { type: 'string' },
-    customers: { type: 'string' },
-    sites: { type: 'string' },
-    name: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const text = { type: 'string' } as const;
+  const { values } = parseCommandArgs(args, { type: text, company: text, customers: text, sites: text, name: text, json: { type: 'boolean' } });
   if (!isKeyType(values.type)) throw new UsageError('--type must be developer or timesheet');
   const companyId = parseId(values.company, '--company');
   const customerIds = parseIdList(values.customers, '--customers');
