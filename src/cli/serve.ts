@@ -101,11 +101,9 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
       () => process.exit(1),
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => stop(signal));
 
-  const actual = (app.server.address() as AddressInfo).port;
-  const base = `http://localhost:${actual}`;
+  const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
   const lines = [
     `shiftgate is listening on ${base}`,
     `  GraphiQL:      ${base}/graphql`,
