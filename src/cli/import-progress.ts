@@ -3,8 +3,6 @@ import type { ImportProgress, ImportProgressSink } from '../import/import-data.j
 /** A terminal redraws at most this often; a large file reports far more steps than a person can read. */
 const REDRAW_INTERVAL_MS = 100;
 
-const VERBS: Record<ImportProgress['stage'], string> = { validated: 'validated', compared: 'compared', written: 'written' };
-
 export interface ProgressLine {
   /** Shown before the file is parsed, when the number of records is not known yet. */
   start(): void;
@@ -29,7 +27,7 @@ export function progressLine(out: NodeJS.WritableStream, now: () => number = Dat
       const changed = progress.stage !== lastStage || progress.done === progress.total;
       lastStage = progress.stage;
       if (!changed && now() - lastDraw < REDRAW_INTERVAL_MS) return;
-      draw(`importing: ${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} records ${VERBS[progress.stage]}`);
+      draw(`importing: ${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} records ${progress.stage}`);
     },
     end() {
       if (drawn) out.write('\r\x1b[K');
