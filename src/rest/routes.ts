@@ -1,21 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode } from 'graphql';
-import {
-  CreateSubscriptionDocument,
-  CustomersDocument,
-  SitesDocument,
-  DeleteSubscriptionDocument,
-  EventSubscriptionDocument,
-  RedeliverDocument,
-  SubscriptionDeliveriesDocument,
-  WebhookEventsDocument,
-  StaffLicensesDocument,
-  StaffsDocument,
-  SubscriberSubscriptionsDocument,
-  TimesheetDocument,
-  TimesheetsDocument,
-  UpdateSubscriptionDocument,
-} from '../generated/operations.js';
+import * as operations from '../generated/operations.js';
 import { DEFAULT_CUSTOMER_PAGE_SIZE } from '../graphql/types/customer.js';
 import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
 import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
@@ -123,7 +108,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/staffs/:id/licenses',
-    operation: StaffLicensesDocument,
+    operation: operations.StaffLicensesDocument,
     summary: "An employee's security licenses, a page at a time",
     keyType: 'developer',
     params: { id: 'employeeId' },
@@ -134,7 +119,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/timesheets/:id',
-    operation: TimesheetDocument,
+    operation: operations.TimesheetDocument,
     summary: 'One timesheet entry',
     keyType: 'timesheet',
     params: { id: 'timesheetId' },
@@ -143,7 +128,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions',
-    operation: CreateSubscriptionDocument,
+    operation: operations.CreateSubscriptionDocument,
     summary: 'Subscribe a URI to one event of a subscriber',
     keyType: 'developer',
     successStatus: 201,
@@ -165,7 +150,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'PUT',
     path: '/api/webhook/subscriptions/:id',
-    operation: UpdateSubscriptionDocument,
+    operation: operations.UpdateSubscriptionDocument,
     summary: "Change a subscription's URI or turn it on or off",
     keyType: 'developer',
     body: 'json',
@@ -175,7 +160,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/webhook/subscribers/:subscriberId/subscriptions',
-    operation: SubscriberSubscriptionsDocument,
+    operation: operations.SubscriberSubscriptionsDocument,
     summary: "Every subscription of a subscriber",
     keyType: 'developer',
     params: { subscriberId: 'subscriberId' },
@@ -184,7 +169,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/webhook/events',
-    operation: WebhookEventsDocument,
+    operation: operations.WebhookEventsDocument,
     summary: 'The catalog of webhook events',
     keyType: 'developer',
     data: { at: ['webhookEvents'], shape: 'list' },
@@ -192,7 +177,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id/deliveries',
-    operation: SubscriptionDeliveriesDocument,
+    operation: operations.SubscriptionDeliveriesDocument,
     summary: "A subscription's delivery log, a page at a time",
     keyType: 'developer',
     // Reached by id within the key's company (deleted subscriptions included, so their cancelled
@@ -204,7 +189,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
-    operation: RedeliverDocument,
+    operation: operations.RedeliverDocument,
     summary: 'Queue a delivery to be sent again',
     keyType: 'developer',
     successStatus: 202,
@@ -215,7 +200,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/timesheets',
-    operation: TimesheetsDocument,
+    operation: operations.TimesheetsDocument,
     summary: "The timesheet entries in the key's scope, filtered, a page at a time",
     keyType: 'timesheet',
     filters: [
@@ -233,7 +218,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/staffs',
-    operation: StaffsDocument,
+    operation: operations.StaffsDocument,
     summary: "The key's company's staff, filtered, a page at a time",
     keyType: 'developer',
     filters: [
@@ -247,7 +232,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id',
-    operation: EventSubscriptionDocument,
+    operation: operations.EventSubscriptionDocument,
     summary: 'One subscription',
     keyType: 'developer',
     params: { id: 'subscriptionId' },
@@ -256,7 +241,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'DELETE',
     path: '/api/webhook/subscriptions/:id',
-    operation: DeleteSubscriptionDocument,
+    operation: operations.DeleteSubscriptionDocument,
     summary: 'Delete a subscription and cancel its pending deliveries',
     keyType: 'developer',
     params: { id: 'subscriptionId' },
@@ -265,7 +250,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/customers',
-    operation: CustomersDocument,
+    operation: operations.CustomersDocument,
     summary: "The customers in the key's scope, a page at a time",
     keyType: 'either',
     pageSize: DEFAULT_CUSTOMER_PAGE_SIZE,
@@ -274,7 +259,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/sites',
-    operation: SitesDocument,
+    operation: operations.SitesDocument,
     summary: "The sites in the key's scope, a page at a time",
     keyType: 'either',
     filters: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }],

@@ -9,7 +9,7 @@ export const OPENAPI_PATH = '/openapi.json';
 export type PrintOpenApi = () => Promise<string>;
 
 /** The generator (src/rest/openapi/) is imported on first use: serving the API never needs it. */
-const printOpenApi: PrintOpenApi = async () => (await import('../rest/openapi/printed.js')).printedOpenApi();
+const printOpenApi: PrintOpenApi = async () => (await import('../rest/openapi/document.js')).printedOpenApi();
 
 interface Printed {
   body: Buffer;

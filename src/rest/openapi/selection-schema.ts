@@ -2,6 +2,7 @@ import {
   getNamedType,
   isAbstractType,
   isEnumType,
+  isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -14,12 +15,20 @@ import {
   type GraphQLField,
   type GraphQLOutputType,
   type GraphQLSchema,
+  type GraphQLType,
   type SelectionSetNode,
 } from 'graphql';
-import { nullable, type JsonSchema } from './json-schema.js';
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as plain JSON. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** The same schema, also allowing null (the JSON scalar's `{}` allows it already). */
+function nullable(schema: JsonSchema): JsonSchema {
+  return typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : schema;
+}
 
 /** JSON Schemas of the scalars the schema declares; a scalar not listed here is refused. */
-export const SCALARS: Record<string, JsonSchema> = {
+const SCALARS: Record<string, JsonSchema> = {
   Int: { type: 'integer' },
   Float: { type: 'number' },
   String: { type: 'string' },
@@ -99,8 +108,8 @@ export class SelectionSchemas {
     return { type, selectionSet: selections };
   }
 
-  /** The JSON Schema of a value of `type` selected with `selectionSet`. */
-  valueSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
+  /** The JSON Schema of a value of `type` selected with `selectionSet` (none for an input type). */
+  valueSchema(type: GraphQLType, selectionSet?: SelectionSetNode): JsonSchema {
     if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selectionSet);
     return nullable(this.nonNullSchema(type, selectionSet));
   }
@@ -123,7 +132,7 @@ export class SelectionSchemas {
     };
   }
 
-  private nonNullSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
+  private nonNullSchema(type: GraphQLType, selectionSet: SelectionSetNode | undefined): JsonSchema {
     if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selectionSet);
     if (isListType(type)) return { type: 'array', items: this.valueSchema(type.ofType, selectionSet) };
     if (isScalarType(type)) {
@@ -132,7 +141,7 @@ export class SelectionSchemas {
       return schema;
     }
     if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
-    if (!selectionSet) throw new Error(`${type.name} needs a selection`);
+    if (!selectionSet || isInputObjectType(type)) throw new Error(`${type.name} needs a selection`);
     return this.objectSchema(type, selectionSet);
   }
 }
