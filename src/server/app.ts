@@ -28,7 +28,7 @@ import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
-import { docsPage, DOCS_PATH } from './docs-page.js';
+import { DOCS_PATH, serveDocs } from './docs-page.js';
 import { ConnectionDrain } from './drain.js';
 import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from './graphiql/assets.js';
 import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
@@ -122,14 +122,13 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   });
   const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) });
   const handleOpenApi = openApiEndpoint(options.printOpenApi);
-  const handleDocs = docsPage();
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const pathname = routingPath(target);
     if (pathname === '/graphql') return handleGraphQL(req, res);
     if (await handleOperability(pathname, req, res, { db, draining: () => drain.draining })) return;
     if (pathname === OPENAPI_PATH) return handleOpenApi(req, res);
-    if (pathname.startsWith(DOCS_PATH) && handleDocs(req, res, pathname)) return;
+    if (pathname.startsWith(DOCS_PATH) && serveDocs(req, res, pathname)) return;
     if (pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
     // The REST adapter reads the query string, so only its requests pay for a URL.
     if (pathname.startsWith('/api/') && (await rest.handle(req, res, new URL(target, 'http://localhost')))) return;
