@@ -99,14 +99,11 @@ function dataSchema(schema: GraphQLSchema, route: RestRoute, walker: SelectionSc
   const operation = operationOf(route);
   const root = schema.getRootType(operation.operation);
   if (!root) throw new Error(`the schema has no ${operation.operation} type`);
-  const at = walker.follow(root, operation.selectionSet, route.data.at);
-  const recordAt =
-    route.data.shape === 'edges' || route.data.shape === 'page'
-      ? walker.follow(getNamedType(at.type) as GraphQLObjectType, at.selectionSet, ['edges', 'node'])
-      : at;
+  const at = walker.follow(root, operation.selectionSet.selections, route.data.at);
+  const recordAt = route.data.shape === 'edges' || route.data.shape === 'page' ? walker.follow(at.type, at.selections, ['edges', 'node']) : at;
   const type = getNamedType(recordAt.type);
   if (!isObjectType(type) && !isInterfaceType(type)) throw new Error(`${route.path}: data is not an object`);
-  const record = walker.objectSchema(type, recordAt.selectionSet);
+  const record = walker.objectSchema(type, recordAt.selections);
   let name = type.name;
   if (records[name] && JSON.stringify(records[name]) !== JSON.stringify(record)) name = `${operation.name?.value ?? ''}${name}`;
   records[name] = record;
@@ -126,7 +123,7 @@ function failureStatuses(route: RestRoute): number[] {
 function routeOperation(schema: GraphQLSchema, route: RestRoute, records: Record<string, JsonSchema>): JsonSchema {
   const operation = operationOf(route);
   const operationName = operation.name?.value;
-  const walker = new SelectionSchemas(schema, route.operation);
+  const walker = new SelectionSchemas(route.operation);
   const paged = route.data.shape === 'page';
   const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
     name: m[1],
