@@ -1,8 +1,7 @@
 // The gateway as shipped: createApp from the compiled dist/ (what bin/shiftgate.js runs), under
 // plain node, so its RSS and CPU are those of a deployment. Plain JavaScript for that reason.
 import { loadConfig } from '../dist/config.js';
-import { applyHeapGrowth } from '../dist/server/heap-growth.js';
-import { capYoungGeneration } from '../dist/server/young-generation.js';
+import { applyHeapGrowth, capYoungGeneration } from '../dist/server/heap.js';
 import { argument, failChild, serveAsChild } from './child-ipc.js';
 
 /**

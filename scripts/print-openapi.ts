@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { printedOpenApi } from '../src/rest/openapi/printed.js';
+import { printedOpenApi } from '../src/rest/openapi/document.js';
 
 writeFileSync('schema/openapi.json', printedOpenApi());
 console.log('wrote schema/openapi.json');

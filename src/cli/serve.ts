@@ -56,8 +56,7 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
 
   // The heap settings come first: the young generation's cap has to hold before the gateway's
   // modules load, or loading them alone grows it to V8's ceiling (docs/operations.md, "Memory").
-  const { applyHeapGrowth } = await import('../server/heap-growth.js');
-  const { capYoungGeneration } = await import('../server/young-generation.js');
+  const { applyHeapGrowth, capYoungGeneration } = await import('../server/heap.js');
   applyHeapGrowth(config.heapGrowingPercent);
   const youngGeneration = capYoungGeneration(config.youngGenerationMB);
   // Loaded here, not at the top: the gateway's modules are slow to import, and usage errors and

@@ -1,4 +1,5 @@
 import { Kind, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
+import { compilePath } from './route-matcher.js';
 import type { RestInput, RestRoute } from './routes.js';
 
 /** The operation a route runs (its document holds exactly one, plus fragments). */
@@ -14,14 +15,9 @@ export function operationOf(route: RestRoute): OperationDefinitionNode {
  * API description lists exactly these.
  */
 export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
-  const paramNames = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] ?? '');
-  const probe: RestInput = {
-    params: Object.fromEntries(paramNames.map((n) => [n, '1'])),
-    query: new Map(),
-    body: undefined,
-    header: () => undefined,
-  };
-  const routeBound = new Set(Object.keys(route.variables(probe)));
   if (route.body !== 'json') return [];
+  const params = Object.fromEntries(compilePath(route.path).paramNames.map((name) => [name, '1']));
+  const probe: RestInput = { params, query: new Map(), body: undefined, header: () => undefined };
+  const routeBound = new Set(Object.keys(route.variables(probe)));
   return (operationOf(route).variableDefinitions ?? []).filter((v) => !routeBound.has(v.variable.name.value));
 }

@@ -11,27 +11,16 @@ export interface Envelope {
   prevPageParameter?: string;
 }
 
-export interface PageParameters {
-  nextPageParameter?: string | undefined;
-  prevPageParameter?: string | undefined;
-}
+export type PageParameters = Pick<Envelope, 'nextPageParameter' | 'prevPageParameter'>;
 
 function countOf(data: unknown): number {
   if (Array.isArray(data)) return data.length;
   return data === null || data === undefined ? 0 : 1;
 }
 
+/** A page parameter left undefined is absent from the JSON. */
 export function successEnvelope(code: number, data: unknown, page?: PageParameters): Envelope {
-  const envelope: Envelope = {
-    status: { code, errorMessage: '' },
-    data,
-    count: countOf(data),
-    message: STATUS_CODES[code] ?? 'OK',
-    errors: [],
-  };
-  if (page?.nextPageParameter) envelope.nextPageParameter = page.nextPageParameter;
-  if (page?.prevPageParameter) envelope.prevPageParameter = page.prevPageParameter;
-  return envelope;
+  return { status: { code, errorMessage: '' }, data, count: countOf(data), message: STATUS_CODES[code] ?? 'OK', errors: [], ...page };
 }
 
 export function failureEnvelope(code: number, messages: string[]): Envelope {

@@ -26,23 +26,6 @@ export function recordId(value: string | undefined, name: string): number {
   return id;
 }
 
-/** Reads the allowed query parameters; an unknown or repeated parameter is a client error. */
-function readQuery(query: URLSearchParams, allowed: readonly string[]): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const [name, value] of query) {
-    if (!allowed.includes(name)) {
-      throw badInput(
-        allowed.length > 0
-          ? `Unknown query parameter "${name}"; allowed: ${allowed.join(', ')}`
-          : `This endpoint takes no query parameters (got "${name}")`,
-      );
-    }
-    if (values.has(name)) throw badInput(`Query parameter "${name}" is given more than once`);
-    values.set(name, value);
-  }
-  return values;
-}
-
 /**
  * What kind of value a query parameter takes: `id` and `pageSize` are positive integers,
  * `dateTime` an ISO 8601 date-time with a zone (passed on in UTC), `text` and `cursor` any string.
@@ -82,12 +65,24 @@ function checkedValue(param: QueryParam, value: string): string | number {
   }
 }
 
-/** Reads a route's declared query parameters (readQuery's rules), each checked by its kind. */
+/**
+ * Reads a route's declared query parameters, each checked by its kind once every name is known to
+ * be declared and given once (an unknown or repeated parameter is a client error).
+ */
 export function readParams(query: URLSearchParams, declared: readonly QueryParam[]): QueryValues {
-  const raw = readQuery(
-    query,
-    declared.map((p) => p.name),
-  );
+  const allowed = declared.map((p) => p.name);
+  const raw = new Map<string, string>();
+  for (const [name, value] of query) {
+    if (!allowed.includes(name)) {
+      throw badInput(
+        allowed.length > 0
+          ? `Unknown query parameter "${name}"; allowed: ${allowed.join(', ')}`
+          : `This endpoint takes no query parameters (got "${name}")`,
+      );
+    }
+    if (raw.has(name)) throw badInput(`Query parameter "${name}" is given more than once`);
+    raw.set(name, value);
+  }
   const values = new Map<string, string | number>();
   for (const param of declared) {
     const value = raw.get(param.name);

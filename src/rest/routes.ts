@@ -1,20 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import {
-  CreateSubscriptionDocument,
-  CustomersDocument,
-  SitesDocument,
-  DeleteSubscriptionDocument,
-  EventSubscriptionDocument,
-  RedeliverDocument,
-  SubscriptionDeliveriesDocument,
-  WebhookEventsDocument,
-  StaffLicensesDocument,
-  StaffsDocument,
-  SubscriberSubscriptionsDocument,
-  TimesheetDocument,
-  TimesheetsDocument,
-  UpdateSubscriptionDocument,
-} from '../generated/operations.js';
+import type { DocumentNode } from 'graphql';
+import * as operations from '../generated/operations.js';
 import { DEFAULT_CUSTOMER_PAGE_SIZE } from '../graphql/types/customer.js';
 import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
 import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
@@ -72,8 +58,21 @@ export interface RestRoute {
   data: DataShape;
 }
 
-function route<TData, TVariables>(row: Omit<RestRoute, 'operation'> & { operation: TypedDocumentNode<TData, TVariables> }): RestRoute {
-  return row as unknown as RestRoute;
+/** A row as written below; `route` fills in what follows from it. */
+interface RouteRow extends Pick<RestRoute, 'method' | 'path' | 'summary' | 'keyType' | 'data' | 'headers' | 'conflict'> {
+  operation: DocumentNode;
+  /** Default 200. */
+  successStatus?: number;
+  /** 'json' for a body of operation variables; by default none ('cursor' on a page). */
+  body?: 'json' | 'none';
+  /** Each path parameter and the variable its record id binds. */
+  params?: Record<string, string>;
+  /** The list's default page size: a `page` route takes the page parameters and a cursor body. */
+  pageSize?: number;
+  /** Query filters, each binding the variable of its name. */
+  filters?: QueryParam[];
+  /** Variables bound otherwise (from a header). */
+  variables?: (input: RestInput) => Record<string, unknown>;
 }
 
 /** Page size and cursor of a keyset list; paging backwards asks for the last N before the cursor. */
@@ -82,49 +81,58 @@ function pageVariables(q: QueryValues): Record<string, unknown> {
   return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: q.get('pageSize') };
 }
 
-const NO_QUERY: readonly QueryParam[] = [];
+/**
+ * One route from its row. A new list is one row: its path, operation, summary, key type, filters,
+ * page size and where its result holds the records.
+ */
+function route(row: RouteRow): RestRoute {
+  const { params = {}, filters = [], pageSize, variables, ...described } = row;
+  const paged = row.data.shape === 'page';
+  if (paged !== (pageSize !== undefined)) throw new Error(`${row.method} ${row.path}: a page route, and only one, has a pageSize`);
+  return {
+    ...described,
+    operation: row.operation as RestRoute['operation'],
+    successStatus: row.successStatus ?? 200,
+    body: row.body ?? (paged ? 'cursor' : 'none'),
+    query: pageSize === undefined ? filters : [...filters, ...pageParams(pageSize)],
+    variables: (input) => ({
+      ...Object.fromEntries(Object.entries(params).map(([param, variable]) => [variable, recordId(input.params[param], param)])),
+      ...Object.fromEntries(filters.map(({ name }) => [name, input.query.get(name)])),
+      ...(paged ? pageVariables(input.query) : {}),
+      ...variables?.(input),
+    }),
+  };
+}
 
 export const routes: RestRoute[] = [
   route({
     method: 'GET',
     path: '/api/external/staffs/:id/licenses',
-    operation: StaffLicensesDocument,
+    operation: operations.StaffLicensesDocument,
     summary: "An employee's security licenses, a page at a time",
     keyType: 'developer',
-    successStatus: 200,
-    body: 'cursor',
-    query: [
-      { name: 'licenseNumber', kind: 'text', description: 'Only the license with exactly this number.' },
-      ...pageParams(DEFAULT_LICENSE_PAGE_SIZE),
-    ],
-    variables: ({ params, query }) => ({
-      employeeId: recordId(params.id, 'id'),
-      licenseNumber: query.get('licenseNumber'),
-      ...pageVariables(query),
-    }),
+    params: { id: 'employeeId' },
+    filters: [{ name: 'licenseNumber', kind: 'text', description: 'Only the license with exactly this number.' }],
+    pageSize: DEFAULT_LICENSE_PAGE_SIZE,
     data: { at: ['staff', 'licenses'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/timesheets/:id',
-    operation: TimesheetDocument,
+    operation: operations.TimesheetDocument,
     summary: 'One timesheet entry',
     keyType: 'timesheet',
-    successStatus: 200,
-    body: 'none',
-    query: NO_QUERY,
-    variables: ({ params }) => ({ timesheetId: recordId(params.id, 'id') }),
+    params: { id: 'timesheetId' },
     data: { at: ['timesheet'], shape: 'record' },
   }),
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions',
-    operation: CreateSubscriptionDocument,
+    operation: operations.CreateSubscriptionDocument,
     summary: 'Subscribe a URI to one event of a subscriber',
     keyType: 'developer',
     successStatus: 201,
     body: 'json',
-    query: NO_QUERY,
     headers: [
       {
         name: 'Idempotency-Key',
@@ -142,75 +150,60 @@ export const routes: RestRoute[] = [
   route({
     method: 'PUT',
     path: '/api/webhook/subscriptions/:id',
-    operation: UpdateSubscriptionDocument,
+    operation: operations.UpdateSubscriptionDocument,
     summary: "Change a subscription's URI or turn it on or off",
     keyType: 'developer',
-    successStatus: 200,
     body: 'json',
-    query: NO_QUERY,
-    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    params: { id: 'subscriptionId' },
     data: { at: ['updateEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscribers/:subscriberId/subscriptions',
-    operation: SubscriberSubscriptionsDocument,
+    operation: operations.SubscriberSubscriptionsDocument,
     summary: "Every subscription of a subscriber",
     keyType: 'developer',
-    successStatus: 200,
-    body: 'none',
-    query: NO_QUERY,
-    variables: ({ params }) => ({ subscriberId: recordId(params.subscriberId, 'subscriberId') }),
+    params: { subscriberId: 'subscriberId' },
     data: { at: ['subscriber', 'subscriptions'], shape: 'edges' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/events',
-    operation: WebhookEventsDocument,
+    operation: operations.WebhookEventsDocument,
     summary: 'The catalog of webhook events',
     keyType: 'developer',
-    successStatus: 200,
-    body: 'none',
-    query: NO_QUERY,
-    variables: () => ({}),
     data: { at: ['webhookEvents'], shape: 'list' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id/deliveries',
-    operation: SubscriptionDeliveriesDocument,
+    operation: operations.SubscriptionDeliveriesDocument,
     summary: "A subscription's delivery log, a page at a time",
     keyType: 'developer',
-    successStatus: 200,
-    body: 'cursor',
-    query: pageParams(DEFAULT_DELIVERY_PAGE_SIZE),
     // Reached by id within the key's company (deleted subscriptions included, so their cancelled
     // deliveries stay visible); a timesheet key is refused (403) as on every developer route.
-    variables: ({ params, query }) => ({ id: recordId(params.id, 'id'), ...pageVariables(query) }),
+    params: { id: 'id' },
+    pageSize: DEFAULT_DELIVERY_PAGE_SIZE,
     data: { at: ['subscriptionDeliveries'], shape: 'page' },
   }),
   route({
     method: 'POST',
     path: '/api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
-    operation: RedeliverDocument,
+    operation: operations.RedeliverDocument,
     summary: 'Queue a delivery to be sent again',
     keyType: 'developer',
     successStatus: 202,
-    body: 'none',
-    query: NO_QUERY,
     conflict: 'The subscription is not active.',
-    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id'), deliveryId: recordId(params.deliveryId, 'deliveryId') }),
+    params: { id: 'subscriptionId', deliveryId: 'deliveryId' },
     data: { at: ['redeliverWebhook', 'delivery'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/external/timesheets',
-    operation: TimesheetsDocument,
+    operation: operations.TimesheetsDocument,
     summary: "The timesheet entries in the key's scope, filtered, a page at a time",
     keyType: 'timesheet',
-    successStatus: 200,
-    body: 'cursor',
-    query: [
+    filters: [
       { name: 'siteId', kind: 'id', description: 'Only entries of this site.' },
       { name: 'customerId', kind: 'id', description: "Only entries at this customer's sites." },
       { name: 'employeeId', kind: 'id', description: 'Only entries of this employee.' },
@@ -218,88 +211,59 @@ export const routes: RestRoute[] = [
       { name: 'from', kind: 'dateTime', description: 'Only entries scheduled to start at or after this time.' },
       { name: 'to', kind: 'dateTime', description: 'Only entries scheduled to start before this time.' },
       { name: 'modifiedSince', kind: 'dateTime', description: 'Only entries created or changed at or after this time (incremental sync: pass the time noted before the previous read).' },
-      ...pageParams(DEFAULT_TIMESHEET_PAGE_SIZE),
     ],
-    variables: ({ query }) => ({
-      siteId: query.get('siteId'),
-      customerId: query.get('customerId'),
-      employeeId: query.get('employeeId'),
-      status: query.get('status'),
-      from: query.get('from'),
-      to: query.get('to'),
-      modifiedSince: query.get('modifiedSince'),
-      ...pageVariables(query),
-    }),
+    pageSize: DEFAULT_TIMESHEET_PAGE_SIZE,
     data: { at: ['timesheets'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/staffs',
-    operation: StaffsDocument,
+    operation: operations.StaffsDocument,
     summary: "The key's company's staff, filtered, a page at a time",
     keyType: 'developer',
-    successStatus: 200,
-    body: 'cursor',
-    query: [
+    filters: [
       { name: 'staffId', kind: 'text', description: 'Only staff with exactly this staff id.' },
       { name: 'employeeReferenceNumber', kind: 'text', description: 'Only staff with exactly this reference number.' },
       { name: 'email', kind: 'text', description: 'Only staff with exactly this email address (case matters).' },
-      ...pageParams(DEFAULT_STAFF_PAGE_SIZE),
     ],
-    variables: ({ query }) => ({
-      staffId: query.get('staffId'),
-      employeeReferenceNumber: query.get('employeeReferenceNumber'),
-      email: query.get('email'),
-      ...pageVariables(query),
-    }),
+    pageSize: DEFAULT_STAFF_PAGE_SIZE,
     data: { at: ['staffs'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/webhook/subscriptions/:id',
-    operation: EventSubscriptionDocument,
+    operation: operations.EventSubscriptionDocument,
     summary: 'One subscription',
     keyType: 'developer',
-    successStatus: 200,
-    body: 'none',
-    query: NO_QUERY,
-    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    params: { id: 'subscriptionId' },
     data: { at: ['eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'DELETE',
     path: '/api/webhook/subscriptions/:id',
-    operation: DeleteSubscriptionDocument,
+    operation: operations.DeleteSubscriptionDocument,
     summary: 'Delete a subscription and cancel its pending deliveries',
     keyType: 'developer',
-    successStatus: 200,
-    body: 'none',
-    query: NO_QUERY,
-    variables: ({ params }) => ({ subscriptionId: recordId(params.id, 'id') }),
+    params: { id: 'subscriptionId' },
     data: { at: ['deleteEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
     method: 'GET',
     path: '/api/external/customers',
-    operation: CustomersDocument,
+    operation: operations.CustomersDocument,
     summary: "The customers in the key's scope, a page at a time",
     keyType: 'either',
-    successStatus: 200,
-    body: 'cursor',
-    query: pageParams(DEFAULT_CUSTOMER_PAGE_SIZE),
-    variables: ({ query }) => pageVariables(query),
+    pageSize: DEFAULT_CUSTOMER_PAGE_SIZE,
     data: { at: ['customers'], shape: 'page' },
   }),
   route({
     method: 'GET',
     path: '/api/external/sites',
-    operation: SitesDocument,
+    operation: operations.SitesDocument,
     summary: "The sites in the key's scope, a page at a time",
     keyType: 'either',
-    successStatus: 200,
-    body: 'cursor',
-    query: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }, ...pageParams(DEFAULT_SITE_PAGE_SIZE)],
-    variables: ({ query }) => ({ customerId: query.get('customerId'), ...pageVariables(query) }),
+    filters: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }],
+    pageSize: DEFAULT_SITE_PAGE_SIZE,
     data: { at: ['sites'], shape: 'page' },
   }),
 ];

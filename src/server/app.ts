@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Authenticator } from '../auth/authenticator.js';
 import { trustedProxyList } from '../auth/client-address.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
@@ -8,11 +8,11 @@ import { TokenAttempts } from '../auth/token-attempts.js';
 import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
-import { executorOf, type Execute } from '../graphql/execute.js';
+import { executorOf } from '../graphql/execute.js';
 import { batchAdmission } from '../graphql/batch-admission.js';
 import { graphqlHttpHandler } from '../graphql/http-handler.js';
 import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
-import { createYogaApp, type YogaApp } from '../graphql/yoga.js';
+import { createYogaApp } from '../graphql/yoga.js';
 import { schema } from '../graphql/schema.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
@@ -28,40 +28,20 @@ import { createWebhookServices } from '../webhooks/services.js';
 import { WebhookWorkers } from '../workers/webhook-workers.js';
 import { answerClientErrors } from './client-errors.js';
 import { corsLayer } from './cors.js';
-import { docsPage, DOCS_PATH } from './docs-page.js';
+import { DOCS_PATH, serveDocs } from './docs-page.js';
 import { ConnectionDrain } from './drain.js';
 import { GRAPHIQL_ASSET_PATHS, GRAPHIQL_ASSET_PREFIX, serveGraphiQLAsset } from './graphiql/assets.js';
 import { graphiqlPage as renderGraphiQLPage, type GraphiQLPublicCredentials } from './graphiql/page.js';
 import { graphqlEndpoint } from './graphql-endpoint.js';
-import { handleOperability, OPERABILITY_PATHS } from './operability.js';
+import { operabilityEndpoints } from './operability.js';
 import { openApiEndpoint, OPENAPI_PATH, type PrintOpenApi } from './openapi-endpoint.js';
 import { requestEntry } from './request-entry.js';
 import { routingPath } from './routing-path.js';
-import { serverOptions } from './server-options.js';
 
-export interface App {
-  config: Config;
-  db: Db;
-  services: Services;
-  authenticator: Authenticator;
-  tokens: TokenIssuer;
-  yoga: YogaApp;
-  /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
-  execute: Execute;
-  server: Server;
-  /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
-  webhooks: WebhookWorkers;
-  /** Open live-event streams: their caps and credential watch. */
-  liveStreams: LiveStreams;
-  logger: Logger;
-  /**
-   * Lets GraphiQL sign in by itself with this API key: only for a demo's public key (`serve --demo`),
-   * since the page shows it to anyone who opens it.
-   */
-  offerDemoKeyOnGraphiQL(apiKey: string): void;
-  /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
-  close(): Promise<void>;
-}
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The whole gateway (createApp). */
+export type App = Awaited<ReturnType<typeof createApp>>;
 
 export interface CreateAppOptions {
   db?: Db;
@@ -72,8 +52,9 @@ export interface CreateAppOptions {
 }
 
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
-export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
-  const logger = options.logger ?? createLogger(config.limits.logLevel);
+export async function createApp(config: Config, options: CreateAppOptions = {}) {
+  const { limits } = config;
+  const logger = options.logger ?? createLogger(limits.logLevel);
   const db = options.db ?? openDatabaseForStart(config);
   let secret: Uint8Array;
   try {
@@ -87,10 +68,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const now = options.now ?? Date.now;
   const tokens = new TokenIssuer(secret, config.tokenTtlSeconds, now);
   const authenticator = new Authenticator(db, tokens, config.subscriptionKeys, config.apiKeyCacheSeconds, now);
-  const webhookServices = createWebhookServices(config.webhooks, config.limits);
+  const webhookServices = createWebhookServices(config.webhooks, limits);
   const services: Services = { db, cursors: new CursorCodec(secret), now: () => new Date(now()), webhooks: webhookServices };
   const yogaOptions = {
-    limits: config.limits.graphql,
+    limits: limits.graphql,
     onUnexpectedError: (err: unknown) => logger.error({ err }, 'unexpected GraphQL error'),
     jit: config.graphqlExecutor === 'compiled',
   };
@@ -104,33 +85,31 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const backgroundYoga = shareable ? yoga : createYogaApp(backgroundServices, yogaOptions);
   const backgroundExecute = executorOf(backgroundYoga);
   const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
-  const bodyLimitBytes = config.limits.bodyLimitBytes;
-  const rateLimits = createRateLimits(config.limits, db);
+  const bodyLimitBytes = limits.bodyLimitBytes;
+  const rateLimits = createRateLimits(limits, db);
   const authentication = new RequestAuthentication(authenticator, rateLimits);
-  const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(config.limits.trustedProxies));
+  const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
-  const streamAdmission = new StreamAdmission(liveStreams, tokens, config.limits.graphql.maxTokens);
   const execute = executorOf(yoga);
   const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const admitBatch = batchAdmission({
-    schema,
-    limits: config.limits.graphql,
-    charge: (principal, res, points) => authentication.chargeMore(principal, res, points),
-  });
-  const handleGraphQL = graphqlEndpoint({ yoga, graphiqlPage, authentication, streams: streamAdmission, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) });
-  const handleOpenApi = openApiEndpoint(options.printOpenApi);
-  const handleDocs = docsPage();
+  const streams = new StreamAdmission(liveStreams, tokens, limits.graphql.maxTokens);
+  const admitBatch = batchAdmission({ schema, limits: limits.graphql, charge: (principal, res, points) => authentication.chargeMore(principal, res, points) });
+  /** The handlers of exact paths; everything else is routed by prefix below. */
+  const exactPaths = new Map<string, Handler>([
+    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authentication, streams, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) })],
+    ...Object.entries(operabilityEndpoints({ db, draining: (): boolean => drain.draining })),
+    [OPENAPI_PATH, openApiEndpoint(options.printOpenApi)],
+    [TOKEN_PATH, (req, res) => handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes })],
+  ]);
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const pathname = routingPath(target);
-    if (pathname === '/graphql') return handleGraphQL(req, res);
-    if (await handleOperability(pathname, req, res, { db, draining: () => drain.draining })) return;
-    if (pathname === OPENAPI_PATH) return handleOpenApi(req, res);
-    if (pathname.startsWith(DOCS_PATH) && handleDocs(req, res, pathname)) return;
-    if (pathname === TOKEN_PATH) return handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes });
+    const exact = exactPaths.get(pathname);
+    if (exact) return exact(req, res);
+    if (pathname.startsWith(DOCS_PATH) && serveDocs(req, res, pathname)) return;
     // The REST adapter reads the query string, so only its requests pay for a URL.
     if (pathname.startsWith('/api/') && (await rest.handle(req, res, new URL(target, 'http://localhost')))) return;
     if (pathname.startsWith(GRAPHIQL_ASSET_PREFIX) && (await serveGraphiQLAsset(pathname, req, res))) return;
@@ -139,13 +118,22 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   }
 
   const server = createServer(
-    serverOptions(config.limits),
+    {
+      // Node counts the request target towards maxHeaderSize, and refuses once the count reaches it:
+      // room for both limits and one byte more, so each is checked on its own (request-entry.ts)
+      // and met exactly; what node refuses is sorted out by client-errors.ts.
+      maxHeaderSize: limits.maxUrlLength + limits.maxHeaderBytes + 1,
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
     requestEntry(
       {
-        limits: config.limits,
+        limits,
         logger,
         routePaths: routes.map((r) => r.path),
-        fixedPaths: ['/graphql', TOKEN_PATH, OPENAPI_PATH, DOCS_PATH, ...OPERABILITY_PATHS, ...GRAPHIQL_ASSET_PATHS],
+        fixedPaths: [...exactPaths.keys(), DOCS_PATH, ...GRAPHIQL_ASSET_PATHS],
         cors: corsLayer(config.corsOrigins ?? []),
       },
       handle,
@@ -155,7 +143,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       },
     ),
   );
-  answerClientErrors(server, logger, config.limits);
+  answerClientErrors(server, logger, limits);
   const drain = new ConnectionDrain(server);
 
   server.on('listening', () => webhooks.start());
@@ -167,17 +155,25 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     authenticator,
     tokens,
     yoga,
+    /** Runs a checked-in operation through yoga's pipeline (src/graphql/execute.ts). */
     execute,
     server,
+    /** Webhook dispatcher, license scheduler and live relay; started when the server listens. */
     webhooks,
+    /** Open live-event streams: their caps and credential watch. */
     liveStreams,
     logger,
-    offerDemoKeyOnGraphiQL(apiKey) {
+    /**
+     * Lets GraphiQL sign in by itself with this API key: only for a demo's public key (`serve --demo`),
+     * since the page shows it to anyone who opens it.
+     */
+    offerDemoKeyOnGraphiQL(apiKey: string) {
       graphiqlCredentials.demoApiKey = apiKey;
     },
+    /** Stops accepting, lets in-flight requests and deliveries finish (bounded), closes the database. */
     async close() {
       // /readyz turns 503 first, so a balancer stops sending work while the rest winds down.
-      const drained = drain.close(config.limits.shutdownTimeoutMs);
+      const drained = drain.close(limits.shutdownTimeoutMs);
       // Streams would otherwise hold their connections open until SHUTDOWN_TIMEOUT_MS.
       liveStreams.endAll();
       await drained;

@@ -7,11 +7,9 @@ import { refusal } from '../shared/http/failure.js';
 import type { Logger } from '../shared/observability/logger.js';
 import { headerOverflowStatus } from './header-overflow.js';
 
-const CLIENT_ERROR_CODES: Record<number, string> = {
-  408: 'REQUEST_TIMEOUT',
-  414: 'URI_TOO_LONG',
-  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
-};
+const CLIENT_ERROR_CODES: Record<number, string> = { 408: 'REQUEST_TIMEOUT', 414: 'URI_TOO_LONG', 431: 'REQUEST_HEADER_FIELDS_TOO_LARGE' };
+/** The statuses of node's parser errors but a header overflow (which headerOverflowStatus sorts out); others are 400. */
+const STATUS_OF: Record<string, number> = { ERR_HTTP_REQUEST_TIMEOUT: 408, HPE_URI_TOO_LONG: 414 };
 
 /** What node's HTTP parser attaches to the errors it reports. */
 interface ParserError extends Error {
@@ -29,14 +27,7 @@ interface ParserError extends Error {
 export function answerClientErrors(server: Server, logger: Logger, limits: LimitsConfig): void {
   server.on('clientError', (error: ParserError, socket: Socket) => {
     const code = error.code ?? '';
-    const status =
-      code === 'HPE_HEADER_OVERFLOW'
-        ? headerOverflowStatus(error.rawPacket, error.bytesParsed, limits.maxUrlLength)
-        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 408
-          : code === 'HPE_URI_TOO_LONG'
-            ? 414
-            : 400;
+    const status = code === 'HPE_HEADER_OVERFLOW' ? headerOverflowStatus(error.rawPacket, error.bytesParsed, limits.maxUrlLength) : (STATUS_OF[code] ?? 400);
     logger.info({ status, code }, 'client error');
     const message =
       status === 414

@@ -9,19 +9,11 @@ const EXPOSED_HEADERS = ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
- * The paths browsers may call: both APIs and the API description. By path rather than by route, so
- * an answer the router gives (404, 405) or a path added later is covered the same way.
- */
-export function isCorsPath(pathname: string): boolean {
-  return pathname === '/graphql' || pathname === '/openapi.json' || pathname.startsWith('/api/');
-}
-
-/**
  * What the CORS layer made of a request: `preflight` is answered by the caller with 204 (the
  * headers are already set), `refused-preflight` with a refusal without CORS headers, and
  * `continue` goes on to routing, with the headers for an allowed origin already on the response.
  */
-export type CorsOutcome = 'preflight' | 'refused-preflight' | 'continue';
+type CorsOutcome = 'preflight' | 'refused-preflight' | 'continue';
 
 export type CorsLayer = (req: IncomingMessage, res: ServerResponse, pathname: string) => CorsOutcome;
 
@@ -30,7 +22,9 @@ export function corsLayer(origins: readonly string[]): CorsLayer {
   const any = origins.includes('*');
   const allowed = new Set(origins);
   return (req, res, pathname) => {
-    if (!isCorsPath(pathname)) return 'continue';
+    // The paths browsers may call: both APIs and the API description. By path rather than by route,
+    // so an answer the router gives (404, 405) or a path added later is covered the same way.
+    if (pathname !== '/graphql' && pathname !== '/openapi.json' && !pathname.startsWith('/api/')) return 'continue';
     // Set on every answer of these paths, allowed or not, so a cache never hands one origin's answer to another.
     res.setHeader('vary', 'Origin');
     const origin = req.headers.origin;

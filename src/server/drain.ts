@@ -55,14 +55,11 @@ export class ConnectionDrain {
   private firstRequestsRead(waitMs: number): Promise<void> {
     if (this.awaitingFirstRequest.size === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, waitMs);
-      function done(): void {
+      const timer = setTimeout(resolve, waitMs);
+      this.noneAwaiting = () => {
         clearTimeout(timer);
         resolve();
-      }
-      this.noneAwaiting = done;
-    }).finally(() => {
-      this.noneAwaiting = undefined;
+      };
     });
   }
 }

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendEnvelopeFailure } from '../rest/send-failure.js';
-import { refusal } from '../shared/http/failure.js';
+import { etagOf, refuseUnlessRead, sendFixedBody } from './fixed-body.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -9,17 +7,7 @@ export const OPENAPI_PATH = '/openapi.json';
 export type PrintOpenApi = () => Promise<string>;
 
 /** The generator (src/rest/openapi/) is imported on first use: serving the API never needs it. */
-const printOpenApi: PrintOpenApi = async () => (await import('../rest/openapi/printed.js')).printedOpenApi();
-
-interface Printed {
-  body: Buffer;
-  etag: string;
-}
-
-function printed(text: string): Printed {
-  const body = Buffer.from(text, 'utf8');
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-}
+const printOpenApi: PrintOpenApi = async () => (await import('../rest/openapi/document.js')).printedOpenApi();
 
 /**
  * GET /openapi.json: the REST API's OpenAPI document (src/rest/openapi/), without credentials.
@@ -29,27 +17,17 @@ function printed(text: string): Printed {
  * version may change the document.
  */
 export function openApiEndpoint(print: PrintOpenApi = printOpenApi): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  let document: Promise<Printed> | undefined;
-  const load = (): Promise<Printed> => {
-    document ??= print().then(printed, (error: unknown) => {
-      document = undefined;
-      throw error;
-    });
-    return document;
-  };
+  let printed: Promise<{ body: Buffer; etag: string }> | undefined;
   return async (req, res) => {
-    req.resume();
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`), { allow: 'GET, HEAD' });
-      return;
-    }
-    const { body, etag } = await load();
-    const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', etag };
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, headers).end();
-      return;
-    }
-    res.writeHead(200, { ...headers, 'content-length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (refuseUnlessRead(req, res)) return;
+    printed ??= print().then(
+      (text) => ({ body: Buffer.from(text), etag: etagOf(text) }),
+      (error: unknown) => {
+        printed = undefined;
+        throw error;
+      },
+    );
+    const { body, etag } = await printed;
+    sendFixedBody(req, res, body, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', etag });
   };
 }

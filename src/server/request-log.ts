@@ -12,13 +12,10 @@ export interface LoggedRequest extends RequestContext {
 
 /**
  * The listener that, when a response closes however it ends, writes one log line and records the
- * request metrics, under the route's pattern (never the raw path). A response that never finished
- * counts as 499. One function for every request, reading what it needs from the request context,
- * so a request allocates no closure for its log line.
- *
- * The line is written by a child logger without redaction: it holds these fixed fields and nothing
- * else, none of them a redacted path, and the redaction's wildcard paths cost about 10 µs a line
- * (three times the rest of pino's work for it).
+ * request metrics under the route's pattern (never the raw path); a response that never finished
+ * counts as 499. One function for every request, reading the request context, so a request
+ * allocates no closure for it. The line is written without redaction: its fixed fields hold no
+ * redacted path, and the wildcard paths would cost ~10 µs a line (docs/decisions.md).
  */
 export function requestLogListener(logger: Logger, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
   const lines = logger.child({}, { redact: { paths: [] } });

@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.js';
-import { openApiDocument, openApiPath } from '../../src/rest/openapi/document.js';
-import { printedOpenApi } from '../../src/rest/openapi/printed.js';
+import { openApiDocument, openApiPath, printedOpenApi } from '../../src/rest/openapi/document.js';
 import { routes } from '../../src/rest/routes.js';
 import { TOKEN_PATH } from '../../src/rest/token-route.js';
 

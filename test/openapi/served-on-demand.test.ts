@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printedOpenApi } from '../../src/rest/openapi/printed.js';
+import { printedOpenApi } from '../../src/rest/openapi/document.js';
 import { expectFailure } from '../support/envelope.js';
 import { appPerTest, type TestApp } from '../support/test-app.js';
 

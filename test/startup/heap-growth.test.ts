@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { applyHeapGrowth } from '../../src/server/heap-growth.js';
+import { applyHeapGrowth } from '../../src/server/heap.js';
 
 describe('the heap growth setting (HEAP_GROWING_PERCENT)', () => {
   it('asks V8 for the configured growth, and leaves V8 alone at 0', () => {

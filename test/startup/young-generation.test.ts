@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { capYoungGeneration, type HeapControls } from '../../src/server/young-generation.js';
+import { capYoungGeneration, type HeapControls } from '../../src/server/heap.js';
 
 const MB = 1024 * 1024;
 

@@ -1,46 +1,33 @@
-import { STATUS_CODES } from 'node:http';
 import {
   getNamedType,
   isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  isEnumType,
   isInterfaceType,
+  isNonNullType,
   isObjectType,
   Kind,
   typeFromAST,
-  type DocumentNode,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
+import { schema as graphqlSchema } from '../../graphql/schema.js';
 import { bodyVariables, operationOf } from '../body-variables.js';
 import type { QueryParam } from '../params.js';
-import type { RestRoute } from '../routes.js';
+import { routes as routeTable, type RestRoute } from '../routes.js';
 import { TOKEN_DATA_SCHEMA, TOKEN_PATH, TOKEN_REQUEST_SCHEMA } from '../token-route.js';
-import { ENVELOPE_COMPONENTS, successEnvelope } from './envelope-schemas.js';
-import { failureComponents, failureResponse, headerComponents, responseRef } from './failures.js';
-import { nullable, type JsonSchema } from './json-schema.js';
-import { SCALARS, SelectionSchemas } from './selection-schema.js';
+import {
+  ENVELOPE_COMPONENTS,
+  failureComponents,
+  failureResponse,
+  headerComponents,
+  responseRef,
+  SECURITY_SCHEMES,
+  successResponse,
+} from './components.js';
+import { SelectionSchemas, type JsonSchema } from './selection-schema.js';
 
 /** The version of the REST contract the document describes. */
 const API_VERSION = '1.0.0';
-
-const SECURITY_SCHEMES = {
-  subscriptionKey: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'external-gh-apim-sub-key',
-    description: 'One of the SUBSCRIPTION_KEYS; sent with every request, the token request included.',
-  },
-  bearerToken: {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'The accessToken of POST /api/external/token/request (an HS256 JWT naming the API key).',
-  },
-};
 
 /** Failure statuses every route can answer, whatever it does. */
 const EVERY_ROUTE = [400, 401, 408, 413, 414, 415, 429, 431, 500, 503];
@@ -48,30 +35,17 @@ const EVERY_ROUTE = [400, 401, 408, 413, 414, 415, 429, 431, 500, 503];
 /** Record id of the path, as src/rest/params.ts reads it. */
 const PATH_ID: JsonSchema = { type: 'integer', minimum: 1 };
 
+const QUERY_SCHEMAS: Record<QueryParam['kind'], JsonSchema> = {
+  id: PATH_ID,
+  pageSize: PATH_ID,
+  dateTime: { type: 'string', format: 'date-time' },
+  text: { type: 'string' },
+  cursor: { type: 'string' },
+};
 
-function inputSchema(type: GraphQLInputType): JsonSchema {
-  if (isNonNullType(type)) return inputSchemaOf(type.ofType);
-  return nullable(inputSchemaOf(type));
-}
-
-function inputSchemaOf(type: GraphQLInputType): JsonSchema {
-  if (isNonNullType(type)) return inputSchemaOf(type.ofType);
-  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType) };
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
-  if (isScalarType(type) && SCALARS[type.name]) return SCALARS[type.name]!;
-  throw new Error(`no JSON Schema for the input type ${String(type)}`);
-}
-
-function queryParameter(param: QueryParam): JsonSchema {
-  const schema: JsonSchema =
-    param.kind === 'id'
-      ? { type: 'integer', minimum: 1 }
-      : param.kind === 'pageSize'
-        ? { type: 'integer', minimum: 1, ...(param.maximum ? { maximum: param.maximum } : {}), ...(param.default ? { default: param.default } : {}) }
-        : param.kind === 'dateTime'
-          ? { type: 'string', format: 'date-time' }
-          : { type: 'string' };
-  return { name: param.name, in: 'query', required: false, description: param.description, schema };
+function queryParameter({ name, kind, description, maximum, default: byDefault }: QueryParam): JsonSchema {
+  const schema = { ...QUERY_SCHEMAS[kind], ...(maximum ? { maximum } : {}), ...(byDefault ? { default: byDefault } : {}) };
+  return { name, in: 'query', required: false, description, schema };
 }
 
 /** Descriptions of the input fields (or arguments) each variable of an operation feeds. */
@@ -97,7 +71,7 @@ function variableDescriptions(schema: GraphQLSchema, route: RestRoute): Map<stri
   return descriptions;
 }
 
-function requestBody(schema: GraphQLSchema, route: RestRoute): JsonSchema | undefined {
+function requestBody(schema: GraphQLSchema, route: RestRoute, walker: SelectionSchemas): JsonSchema | undefined {
   if (route.body !== 'json') return undefined;
   const descriptions = variableDescriptions(schema, route);
   const properties: Record<string, JsonSchema> = {};
@@ -107,7 +81,7 @@ function requestBody(schema: GraphQLSchema, route: RestRoute): JsonSchema | unde
     const type = typeFromAST(schema, variable.type as never) as GraphQLInputType | undefined;
     if (!type) throw new Error(`${route.path}: unknown type of $${name}`);
     const description = descriptions.get(name);
-    properties[name] = { ...(description ? { description } : {}), ...inputSchema(type) };
+    properties[name] = { ...(description ? { description } : {}), ...walker.valueSchema(type) };
     if (isNonNullType(type)) required.push(name);
   }
   return {
@@ -116,34 +90,25 @@ function requestBody(schema: GraphQLSchema, route: RestRoute): JsonSchema | unde
   };
 }
 
-/** Registers a record schema under its GraphQL type's name (qualified when two selections differ). */
-class RecordSchemas {
-  readonly components: Record<string, JsonSchema> = {};
-
-  ref(typeName: string, operationName: string, schema: JsonSchema): JsonSchema {
-    let name = typeName;
-    const known = this.components[name];
-    if (known && JSON.stringify(known) !== JSON.stringify(schema)) name = `${operationName}${typeName}`;
-    this.components[name] = schema;
-    return { $ref: `#/components/schemas/${name}` };
-  }
-}
-
-/** The schema of a route's `data`, from its operation's selections (src/rest/result-shape.ts, DataShape). */
-function dataSchema(schema: GraphQLSchema, route: RestRoute, records: RecordSchemas): JsonSchema {
+/**
+ * The schema of a route's `data`, from its operation's selections (src/rest/result-shape.ts,
+ * DataShape). Its record is registered under its GraphQL type's name, qualified by the operation's
+ * when another selection of that type differs.
+ */
+function dataSchema(schema: GraphQLSchema, route: RestRoute, walker: SelectionSchemas, records: Record<string, JsonSchema>): JsonSchema {
   const operation = operationOf(route);
-  const walker = new SelectionSchemas(schema, route.operation as DocumentNode);
   const root = schema.getRootType(operation.operation);
   if (!root) throw new Error(`the schema has no ${operation.operation} type`);
-  const at = walker.follow(root, operation.selectionSet, route.data.at);
-  const recordAt =
-    route.data.shape === 'edges' || route.data.shape === 'page'
-      ? walker.follow(getNamedType(at.type) as GraphQLObjectType, at.selectionSet, ['edges', 'node'])
-      : at;
+  const at = walker.follow(root, operation.selectionSet.selections, route.data.at);
+  const recordAt = route.data.shape === 'edges' || route.data.shape === 'page' ? walker.follow(at.type, at.selections, ['edges', 'node']) : at;
   const type = getNamedType(recordAt.type);
   if (!isObjectType(type) && !isInterfaceType(type)) throw new Error(`${route.path}: data is not an object`);
-  const record = records.ref(type.name, operation.name?.value ?? '', walker.objectSchema(type, recordAt.selectionSet));
-  return route.data.shape === 'record' ? record : { type: 'array', items: record };
+  const record = walker.objectSchema(type, recordAt.selections);
+  let name = type.name;
+  if (records[name] && JSON.stringify(records[name]) !== JSON.stringify(record)) name = `${operation.name?.value ?? ''}${name}`;
+  records[name] = record;
+  const ref = { $ref: `#/components/schemas/${name}` };
+  return route.data.shape === 'record' ? ref : { type: 'array', items: ref };
 }
 
 function failureStatuses(route: RestRoute): number[] {
@@ -155,23 +120,10 @@ function failureStatuses(route: RestRoute): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function successResponse(status: number, data: JsonSchema, paged: boolean, rateLimited: boolean): JsonSchema {
-  return {
-    description: STATUS_CODES[status] ?? 'OK',
-    headers: {
-      'x-request-id': { $ref: '#/components/headers/RequestIdRequired' },
-      ...(rateLimited ? { ratelimit: { $ref: '#/components/headers/RateLimit' }, 'ratelimit-policy': { $ref: '#/components/headers/RateLimitPolicy' } } : {}),
-    },
-    content: { 'application/json': { schema: successEnvelope(status, data, paged) } },
-  };
-}
-
-function keyTypeLine(route: RestRoute): string {
-  return route.keyType === 'either' ? 'Any KeyType.' : `KeyType \`${route.keyType}\` only; another is 403.`;
-}
-
-function routeOperation(schema: GraphQLSchema, route: RestRoute, records: RecordSchemas): JsonSchema {
+function routeOperation(schema: GraphQLSchema, route: RestRoute, records: Record<string, JsonSchema>): JsonSchema {
   const operation = operationOf(route);
+  const operationName = operation.name?.value;
+  const walker = new SelectionSchemas(route.operation);
   const paged = route.data.shape === 'page';
   const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
     name: m[1],
@@ -187,22 +139,20 @@ function routeOperation(schema: GraphQLSchema, route: RestRoute, records: Record
     description: h.description,
     schema: { type: 'string', pattern: h.pattern.source },
   }));
-  const body = requestBody(schema, route);
+  const body = requestBody(schema, route, walker);
   const responses: Record<string, unknown> = {
-    [String(route.successStatus)]: successResponse(route.successStatus, dataSchema(schema, route, records), paged, true),
+    [String(route.successStatus)]: successResponse(route.successStatus, dataSchema(schema, route, walker, records), paged, true),
   };
   for (const status of failureStatuses(route)) {
     responses[String(status)] = status === 409 ? failureResponse(409, route.conflict) : responseRef(status);
   }
   const description = [
-    keyTypeLine(route),
-    `Runs the GraphQL operation \`${operation.name?.value ?? ''}\` (schema/operations/).`,
-    paged ? 'A page parameter may also be sent as the body of the same GET.' : '',
-  ]
-    .filter((line) => line !== '')
-    .join(' ');
+    route.keyType === 'either' ? 'Any KeyType.' : `KeyType \`${route.keyType}\` only; another is 403.`,
+    `Runs the GraphQL operation \`${operationName ?? ''}\` (schema/operations/).`,
+    ...(paged ? ['A page parameter may also be sent as the body of the same GET.'] : []),
+  ].join(' ');
   return {
-    operationId: operation.name?.value,
+    operationId: operationName,
     summary: route.summary,
     description,
     tags: [route.path.split('/')[2]],
@@ -237,19 +187,21 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z]+)/g, '{$1}');
 }
 
+const byName = <T>(entries: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
+
 /**
  * The OpenAPI 3.1 document of the REST API, generated from the route table, the token route and
  * the GraphQL schema the operations run against: nothing in it is written beside them.
  */
 export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRoute[]): JsonSchema {
-  const records = new RecordSchemas();
+  const records: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, unknown>> = { [TOKEN_PATH]: { post: tokenOperation() } };
   for (const route of routes) {
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = routeOperation(schema, route, records);
   }
-  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   const statuses = [...new Set([...EVERY_ROUTE, 403, 404])].sort((a, b) => a - b);
   return {
     openapi: '3.1.0',
@@ -263,12 +215,17 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
       { name: 'external', description: 'Tokens, staff, licenses, timesheets, customers and sites.' },
       { name: 'webhook', description: 'Webhook subscriptions, the event catalog and the delivery log.' },
     ],
-    paths: sortedPaths,
+    paths: byName(paths),
     components: {
       securitySchemes: SECURITY_SCHEMES,
-      schemas: { ...ENVELOPE_COMPONENTS, ...Object.fromEntries(Object.entries(records.components).sort(([a], [b]) => a.localeCompare(b))) },
+      schemas: { ...ENVELOPE_COMPONENTS, ...byName(records) },
       responses: failureComponents(statuses),
       headers: headerComponents(),
     },
   };
+}
+
+/** The OpenAPI document as served at /openapi.json and committed as schema/openapi.json. */
+export function printedOpenApi(): string {
+  return `${JSON.stringify(openApiDocument(graphqlSchema, routeTable), null, 2)}\n`;
 }

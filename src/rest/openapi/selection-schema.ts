@@ -1,25 +1,33 @@
 import {
   getNamedType,
-  isAbstractType,
   isEnumType,
+  isInterfaceType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
   Kind,
   type DocumentNode,
-  type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLInterfaceType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
-  type GraphQLSchema,
-  type SelectionSetNode,
+  type GraphQLType,
+  type SelectionNode,
 } from 'graphql';
-import { nullable, type JsonSchema } from './json-schema.js';
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as plain JSON. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** The same schema, also allowing null (the JSON scalar's `{}` allows it already). */
+function nullable(schema: JsonSchema): JsonSchema {
+  return typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : schema;
+}
 
 /** JSON Schemas of the scalars the schema declares; a scalar not listed here is refused. */
-export const SCALARS: Record<string, JsonSchema> = {
+const SCALARS: Record<string, JsonSchema> = {
   Int: { type: 'integer' },
   Float: { type: 'number' },
   String: { type: 'string' },
@@ -30,114 +38,91 @@ export const SCALARS: Record<string, JsonSchema> = {
   JSON: {},
 };
 
-/** One response key of a selection: its field definition and every node that selects it. */
+/** One response key of a selection: its field definition and the sub-selections of every place that selects it. */
 interface SelectedField {
   field: GraphQLField<unknown, unknown>;
-  nodes: FieldNode[];
-  /** Selected through a fragment on another type, so present only for that type's objects. */
-  conditional: boolean;
+  selections: SelectionNode[];
 }
 
 /**
  * Turns the selections of an operation into the JSON Schema of what it returns, walking the
  * GraphQL schema's own types: field names are response keys (aliases included), nullability and
- * lists follow the field types, descriptions are the fields' descriptions.
+ * lists follow the field types, descriptions are the fields' descriptions. A REST record has one
+ * shape, so a fragment must be on the type it is selected on.
  */
 export class SelectionSchemas {
-  private readonly fragments: Map<string, FragmentDefinitionNode>;
+  private readonly fragments = new Map<string, FragmentDefinitionNode>();
 
-  constructor(
-    private readonly graphqlSchema: GraphQLSchema,
-    document: DocumentNode,
-  ) {
-    this.fragments = new Map(
-      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-    );
+  constructor(document: DocumentNode) {
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
+    }
   }
 
-  /** The fields a selection set selects on `type`, by response key, fragments included. */
-  fields(type: GraphQLCompositeType, selectionSet: SelectionSetNode, conditional = false): Map<string, SelectedField> {
-    const selected = new Map<string, SelectedField>();
-    const add = (key: string, entry: SelectedField) => {
-      const known = selected.get(key);
-      if (known) known.nodes.push(...entry.nodes);
-      else selected.set(key, entry);
-    };
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const name = selection.name.value;
-        const key = selection.alias?.value ?? name;
-        if (name === '__typename') continue;
-        if (!isObjectType(type) && !('getFields' in type)) throw new Error(`cannot select ${name} on ${type.name}`);
-        const field = (type as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields()[name];
-        if (!field) throw new Error(`${type.name} has no field ${name}`);
-        add(key, { field, nodes: [selection], conditional });
-        continue;
+  /** The fields the selections select on `type`, by response key, fragments included. */
+  fields(type: GraphQLNamedType, selections: readonly SelectionNode[], selected = new Map<string, SelectedField>()): Map<string, SelectedField> {
+    if (!isObjectType(type) && !isInterfaceType(type)) throw new Error(`cannot select fields on ${type.name}`);
+    for (const selection of selections) {
+      if (selection.kind !== Kind.FIELD) {
+        const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? this.fragments.get(selection.name.value) : selection;
+        const on = fragment?.typeCondition?.name.value ?? type.name;
+        if (!fragment || on !== type.name) throw new Error(`a fragment on ${on} is selected on ${type.name}`);
+        this.fields(type, fragment.selectionSet.selections, selected);
+      } else if (selection.name.value !== '__typename') {
+        const field = type.getFields()[selection.name.value];
+        if (!field) throw new Error(`${type.name} has no field ${selection.name.value}`);
+        const key = selection.alias?.value ?? selection.name.value;
+        const entry = selected.get(key) ?? { field, selections: [] };
+        entry.selections.push(...(selection.selectionSet?.selections ?? []));
+        selected.set(key, entry);
       }
-      const fragment =
-        selection.kind === Kind.FRAGMENT_SPREAD ? this.fragments.get(selection.name.value) : selection;
-      if (!fragment) throw new Error(`unknown fragment ${selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : ''}`);
-      const condition = fragment.typeCondition ? this.graphqlSchema.getType(fragment.typeCondition.name.value) : type;
-      if (!condition) throw new Error(`unknown type ${fragment.typeCondition?.name.value ?? ''}`);
-      const onOther = condition.name !== type.name;
-      for (const [key, entry] of this.fields(condition as GraphQLCompositeType, fragment.selectionSet, conditional || onOther)) add(key, entry);
     }
     return selected;
   }
 
   /** The selection one response key path leads to: its field type and merged sub-selections. */
-  follow(root: GraphQLCompositeType, selectionSet: SelectionSetNode, path: readonly string[]): { type: GraphQLOutputType; selectionSet: SelectionSetNode } {
-    let type: GraphQLOutputType = root;
-    let selections = selectionSet;
+  follow(type: GraphQLOutputType, selections: readonly SelectionNode[], path: readonly string[]): { type: GraphQLOutputType; selections: readonly SelectionNode[] } {
     for (const key of path) {
-      const named = getNamedType(type) as GraphQLCompositeType;
-      const entry = this.fields(named, selections).get(key);
-      if (!entry) throw new Error(`the selection on ${named.name} has no ${key}`);
+      const entry = this.fields(getNamedType(type), selections).get(key);
+      if (!entry) throw new Error(`the selection on ${getNamedType(type).name} has no ${key}`);
       type = entry.field.type;
-      selections = merged(entry.nodes);
+      selections = entry.selections;
     }
-    return { type, selectionSet: selections };
+    return { type, selections };
   }
 
-  /** The JSON Schema of a value of `type` selected with `selectionSet`. */
-  valueSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
-    if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selectionSet);
-    return nullable(this.nonNullSchema(type, selectionSet));
+  /** The JSON Schema of a value of `type` selected with `selections` (none for an input type). */
+  valueSchema(type: GraphQLType, selections?: readonly SelectionNode[]): JsonSchema {
+    if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selections);
+    return nullable(this.nonNullSchema(type, selections));
   }
 
   /** The JSON Schema of an object of `type`: every selected key present, no other key. */
-  objectSchema(type: GraphQLCompositeType, selectionSet: SelectionSetNode): JsonSchema {
+  objectSchema(type: GraphQLObjectType | GraphQLInterfaceType, selections: readonly SelectionNode[]): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    for (const [key, { field, nodes, conditional }] of this.fields(type, selectionSet)) {
-      const schema = this.valueSchema(field.type, merged(nodes));
+    for (const [key, { field, selections: sub }] of this.fields(type, selections)) {
+      const schema = this.valueSchema(field.type, sub);
       properties[key] = field.description ? { description: field.description, ...schema } : schema;
-      if (!conditional) required.push(key);
     }
     return {
       type: 'object',
-      ...(type.description && !isAbstractType(type) ? { description: type.description } : {}),
+      ...(isObjectType(type) && type.description ? { description: type.description } : {}),
       properties,
-      required,
+      required: Object.keys(properties),
       additionalProperties: false,
     };
   }
 
-  private nonNullSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
-    if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selectionSet);
-    if (isListType(type)) return { type: 'array', items: this.valueSchema(type.ofType, selectionSet) };
+  private nonNullSchema(type: GraphQLType, selections: readonly SelectionNode[] | undefined): JsonSchema {
+    if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selections);
+    if (isListType(type)) return { type: 'array', items: this.valueSchema(type.ofType, selections) };
     if (isScalarType(type)) {
       const schema = SCALARS[type.name];
       if (!schema) throw new Error(`no JSON Schema for the scalar ${type.name}`);
       return schema;
     }
     if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
-    if (!selectionSet) throw new Error(`${type.name} needs a selection`);
-    return this.objectSchema(type, selectionSet);
+    if (!selections || (!isObjectType(type) && !isInterfaceType(type))) throw new Error(`${type.name} needs a selection`);
+    return this.objectSchema(type, selections);
   }
-}
-
-/** The sub-selections of one response key selected in several places, as one selection set. */
-function merged(nodes: FieldNode[]): SelectionSetNode {
-  return { kind: Kind.SELECTION_SET, selections: nodes.flatMap((n) => n.selectionSet?.selections ?? []) };
 }

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendEnvelopeFailure } from '../../rest/send-failure.js';
-import { refusal } from '../../shared/http/failure.js';
+import { etagOf, refuseUnlessRead, sendFixedBody } from '../fixed-body.js';
 
 /** Where the GraphiQL page's scripts, styles and workers are served; all from this server, none from a CDN. */
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
@@ -40,7 +38,7 @@ async function assetNamed(name: string): Promise<Asset | undefined> {
   if (!source) return undefined;
   const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
   const body = source.read(bundle);
-  const asset = { contentType: source.contentType, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const asset = { contentType: source.contentType, body, etag: etagOf(body) };
   cache.set(name, asset);
   return asset;
 }
@@ -52,17 +50,8 @@ async function assetNamed(name: string): Promise<Asset | undefined> {
 export async function serveGraphiQLAsset(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const asset = await assetNamed(pathname.slice(GRAPHIQL_ASSET_PREFIX.length));
   if (!asset) return false;
-  req.resume();
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`), { allow: 'GET, HEAD' });
-    return true;
+  if (!refuseUnlessRead(req, res)) {
+    sendFixedBody(req, res, asset.body, { etag: asset.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, { 'content-type': asset.contentType });
   }
-  const headers = { etag: asset.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
-  if (req.headers['if-none-match'] === asset.etag) {
-    res.writeHead(304, headers).end();
-    return true;
-  }
-  res.writeHead(200, { ...headers, 'content-type': asset.contentType, 'content-length': asset.body.length });
-  res.end(req.method === 'HEAD' ? undefined : asset.body);
   return true;
 }

@@ -1,5 +1,6 @@
 import { SUBSCRIPTION_KEY_HEADER } from '../../auth/authenticator.js';
 import { TOKEN_PATH } from '../../rest/token-route.js';
+import { DOCS_PATH } from '../docs-page.js';
 import { GRAPHIQL_ASSET_PREFIX } from './assets.js';
 
 const DEFAULT_QUERY = `# Sign in above: the headers below then hold a token,
@@ -26,29 +27,14 @@ export interface GraphiQLPublicCredentials {
   demoApiKey?: string;
 }
 
-/** What sign-in.js reads from the page (static/graphiql-sign-in.js). */
-interface PageSettings {
-  endpoint: string;
-  tokenPath: string;
-  subscriptionKeyHeader: string;
-  subscriptionKey: string | null;
-  demoApiKey: string | null;
-  workers: Record<string, string>;
-  graphiql: { title: string; defaultQuery: string };
-}
-
-/** JSON inside <script>: `<` escaped, so no value can end the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
 /**
  * The GraphiQL page: a sign-in bar above yoga's GraphiQL bundle, every asset from this server.
  * It carries no credential but the public ones it is given.
  */
-export function graphiqlPage(credentials: GraphiQLPublicCredentials, docsPath = '/docs'): string {
+export function graphiqlPage(credentials: GraphiQLPublicCredentials): string {
   const asset = (name: string) => GRAPHIQL_ASSET_PREFIX + name;
-  const settings: PageSettings = {
+  // What sign-in.js (static/graphiql-sign-in.js) reads from the page.
+  const settings = {
     endpoint: '/graphql',
     tokenPath: TOKEN_PATH,
     subscriptionKeyHeader: SUBSCRIPTION_KEY_HEADER,
@@ -58,6 +44,8 @@ export function graphiqlPage(credentials: GraphiQLPublicCredentials, docsPath = 
     workers: { editorWorkerService: asset('editor.worker.js'), json: asset('json.worker.js'), graphql: asset('graphql.worker.js') },
     graphiql: { title: 'shiftgate GraphiQL', defaultQuery: DEFAULT_QUERY },
   };
+  // JSON inside <script>: `<` escaped, so no value can end the element.
+  const settingsJson = JSON.stringify(settings).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -66,13 +54,13 @@ export function graphiqlPage(credentials: GraphiQLPublicCredentials, docsPath = 
 <link rel="icon" href="${asset('favicon.ico')}">
 <link rel="stylesheet" href="${asset('graphiql.css')}">
 <link rel="stylesheet" href="${asset('sign-in.css')}">
-<script type="application/json" id="shiftgate-graphiql">${scriptJson(settings)}</script>
+<script type="application/json" id="shiftgate-graphiql">${settingsJson}</script>
 </head>
 <body class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
 <form id="sign-in" autocomplete="off">
   <strong>shiftgate</strong>
-  <a href="${docsPath}">API reference</a>
+  <a href="${DOCS_PATH}">API reference</a>
   <label>Subscription key <input name="subscriptionKey" type="password" size="18" required></label>
   <label>API key <input name="apiKey" type="password" size="24" required></label>
   <button type="submit">Sign in</button>

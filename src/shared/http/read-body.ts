@@ -20,10 +20,8 @@ function prematureClose(): Error {
 
 /**
  * Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE; a
- * request that closes or fails before its body ends is refused with that error.
- *
- * The chunks are taken from the stream's events rather than through an async iterator, which
- * costs a promise per chunk and keeps the request reachable across event-loop turns.
+ * request that closes or fails before its body ends is refused with that error. From the stream's
+ * events: an async iterator costs a promise per chunk and keeps the request reachable longer.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declaresNoBody(req)) {
@@ -106,7 +104,7 @@ function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Reads the whole body (see readBody) and lets it through only as UTF-8: see utf8Body. */
+/** Reads the whole body (readBody) and lets it through only as UTF-8 (utf8Body). */
 export async function readUtf8Body(req: IncomingMessage, limit: number): Promise<Buffer> {
   return utf8Body(await readBody(req, limit), req.headers['content-type']);
 }
