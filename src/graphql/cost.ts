@@ -8,6 +8,7 @@ import {
   Kind,
   valueFromASTUntyped,
   type DocumentNode,
+  type ExecutionResult,
   type FieldNode,
   type GraphQLCompositeType,
   type GraphQLField,
@@ -53,6 +54,8 @@ export const listLengthArgument = (name: string) => ({ [LENGTH_ARGUMENT]: name }
 
 type AnyField = GraphQLField<unknown, unknown>;
 
+type ListLengthRule = 'page' | 'argument' | 'cap' | 'edges';
+
 const PAGE_ARGUMENTS = ['first', 'last'];
 const CURSOR_ARGUMENTS = ['after', 'before'];
 
@@ -60,7 +63,7 @@ const CURSOR_ARGUMENTS = ['after', 'before'];
  * What bounds a list field's length: its page arguments, an argument it has one item for, a
  * declared cap, or (a connection's edges) the page of the field that returned the connection.
  */
-export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): 'page' | 'argument' | 'cap' | 'edges' | undefined {
+export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): ListLengthRule | undefined {
   if (field.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) return 'page';
   if (typeof field.extensions[LENGTH_ARGUMENT] === 'string') return 'argument';
   if (typeof field.extensions[LIST_CAP] === 'number') return 'cap';
@@ -109,20 +112,18 @@ function cursorPageSize(field: FieldNode, input: CostInput): number | undefined 
   return undefined;
 }
 
-/** The most items a list field returns for this request; 1 for a field that is not a list. */
-function listLength(field: FieldNode, definition: AnyField | undefined, input: CostInput): number {
+/** The most items a list field returns for this request (its rule is listLengthRule's); 1 for a field that is not a list. */
+function listLength(field: FieldNode, definition: AnyField | undefined, rule: ListLengthRule | undefined, input: CostInput): number {
   if (!definition) return pageSize(field, input) ?? 1;
-  const lengthArgument = definition.extensions[LENGTH_ARGUMENT];
-  if (typeof lengthArgument === 'string') {
-    const value = argumentValue(field, lengthArgument, input);
+  const cap = definition.extensions[LIST_CAP];
+  const capped = typeof cap === 'number' ? cap : undefined;
+  if (rule === 'page') return pageSize(field, input) ?? cursorPageSize(field, input) ?? capped ?? DEFAULT_PAGE_SIZE;
+  if (rule === 'argument') {
+    const value = argumentValue(field, definition.extensions[LENGTH_ARGUMENT] as string, input);
     // A single value where a list is expected is coerced to a list of one.
     return Array.isArray(value) ? value.length : 1;
   }
-  const cap = definition.extensions[LIST_CAP];
-  if (definition.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) {
-    return pageSize(field, input) ?? cursorPageSize(field, input) ?? (typeof cap === 'number' ? cap : DEFAULT_PAGE_SIZE);
-  }
-  return typeof cap === 'number' ? cap : 1;
+  return capped ?? 1;
 }
 
 function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldNode): AnyField | undefined {
@@ -175,9 +176,9 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
   const definition = fieldDefinition(parent, field);
-  let own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
-  if (definition && parent && listLengthRule(parent, definition) === 'page') own = Math.max(own, PAGE_ITEM_FLOOR);
-  return own * Math.max(listLength(field, definition, input), 1);
+  const rule = definition && parent ? listLengthRule(parent, definition) : undefined;
+  const own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
+  return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
 }
 
 /** The cost of the operation the request runs (undefined when the document does not name one clearly). */
@@ -194,62 +195,36 @@ export function operationCost(
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
-/** The cost of the operation when it is over `maxCost`; undefined when it is within it. */
-export function costOverLimit(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Readonly<Record<string, unknown>> | null | undefined,
-  maxCost: number,
-): number | undefined {
-  const cost = operationCost(schema, document, operationName, variables);
-  return cost !== undefined && cost > maxCost ? cost : undefined;
-}
-
-/**
- * Whether an operation is one a caller sent to /graphql: both handlers put the request's
- * parameters in the context of every operation they run. Operations the gateway runs itself
- * (REST routes, webhook and live-event payloads) carry none.
- */
-function isCallerDocument(context: unknown): boolean {
-  return typeof context === 'object' && context !== null && 'params' in context;
-}
-
 /**
  * Refuses a document sent to /graphql whose cost, with the request's variables, is over
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
  * rule: yoga caches validation by document, and the same document costs differently with
- * different variables. Operations the gateway runs itself (REST routes, webhook payloads) carry
- * no yoga request parameters and are trusted. A batch's operations are also held to `maxCost`
- * together, before any of them starts (batch-admission.ts).
+ * different variables. Operations the gateway runs itself (REST routes, webhook and live-event
+ * payloads) carry no yoga request parameters in their context and are trusted. A batch's
+ * operations are also held to `maxCost` together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
-  const refusal = (cost: number) =>
-    new GraphQLError(
-      options.exposeLimits ? `Query Cost limit of ${options.maxCost} exceeded, found ${Math.ceil(cost)}.` : 'Query cost limit exceeded.',
-      // The status of a refused document: 400 under application/graphql-response+json, 200 under application/json.
-      { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } } },
-    );
-  const check = (args: {
+  const refuseOverLimit = ({ args, setResultAndStopExecution }: OperationStart) => {
+    const context = args.contextValue;
+    if (typeof context !== 'object' || context === null || !('params' in context)) return;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    if (cost === undefined || cost <= options.maxCost) return;
+    const message = options.exposeLimits ? `Query Cost limit of ${options.maxCost} exceeded, found ${Math.ceil(cost)}.` : 'Query cost limit exceeded.';
+    // The status of a refused document: 400 under application/graphql-response+json, 200 under application/json.
+    const extensions = { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } };
+    setResultAndStopExecution({ errors: [new GraphQLError(message, { extensions })] });
+  };
+  return { onExecute: refuseOverLimit, onSubscribe: refuseOverLimit };
+}
+
+/** What onExecute and onSubscribe both get. */
+interface OperationStart {
+  args: {
     schema: GraphQLSchema;
     document: DocumentNode;
     operationName?: string | null;
     variableValues?: Readonly<Record<string, unknown>> | null;
     contextValue: unknown;
-  }): GraphQLError | undefined => {
-    if (!isCallerDocument(args.contextValue)) return undefined;
-    const cost = costOverLimit(args.schema, args.document, args.operationName, args.variableValues, options.maxCost);
-    return cost === undefined ? undefined : refusal(cost);
   };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-  };
+  setResultAndStopExecution: (result: ExecutionResult) => void;
 }
-

@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
+import { learnNodeTypes } from './global-id.js';
 import './types/scalars.js';
 import './types/license.js';
 import './types/staff.js';
@@ -8,7 +9,6 @@ import './types/event-subscription.js';
 import './types/subscriber.js';
 import './types/customer.js';
 import './types/site.js';
-import './types/site-timesheets.js';
 import './types/nodes.js';
 import './mutations/create-event-subscription.js';
 import './mutations/update-event-subscription.js';
@@ -19,6 +19,7 @@ import './mutations/redeliver.js';
 import './subscriptions/events.js';
 
 export const schema = builder.toSchema();
+learnNodeTypes(schema);
 
 /** The SDL committed as schema/schema.graphql. */
 export function printedSchema(): string {

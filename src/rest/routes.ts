@@ -15,12 +15,8 @@ import {
   TimesheetsDocument,
   UpdateSubscriptionDocument,
 } from '../generated/operations.js';
-import { DEFAULT_CUSTOMER_PAGE_SIZE } from '../graphql/types/customer.js';
-import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
-import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
-import { DEFAULT_LICENSE_PAGE_SIZE, DEFAULT_STAFF_PAGE_SIZE } from '../graphql/types/staff.js';
-import { DEFAULT_TIMESHEET_PAGE_SIZE } from '../graphql/types/timesheet.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
 import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
 import type { DataShape } from './result-shape.js';
 
@@ -95,7 +91,7 @@ export const routes: RestRoute[] = [
     body: 'cursor',
     query: [
       { name: 'licenseNumber', kind: 'text', description: 'Only the license with exactly this number.' },
-      ...pageParams(DEFAULT_LICENSE_PAGE_SIZE),
+      ...pageParams(DEFAULT_PAGE_SIZE),
     ],
     variables: ({ params, query }) => ({
       employeeId: recordId(params.id, 'id'),
@@ -183,7 +179,7 @@ export const routes: RestRoute[] = [
     keyType: 'developer',
     successStatus: 200,
     body: 'cursor',
-    query: pageParams(DEFAULT_DELIVERY_PAGE_SIZE),
+    query: pageParams(DEFAULT_PAGE_SIZE),
     // Reached by id within the key's company (deleted subscriptions included, so their cancelled
     // deliveries stay visible); a timesheet key is refused (403) as on every developer route.
     variables: ({ params, query }) => ({ id: recordId(params.id, 'id'), ...pageVariables(query) }),
@@ -218,7 +214,7 @@ export const routes: RestRoute[] = [
       { name: 'from', kind: 'dateTime', description: 'Only entries scheduled to start at or after this time.' },
       { name: 'to', kind: 'dateTime', description: 'Only entries scheduled to start before this time.' },
       { name: 'modifiedSince', kind: 'dateTime', description: 'Only entries created or changed at or after this time (incremental sync: pass the time noted before the previous read).' },
-      ...pageParams(DEFAULT_TIMESHEET_PAGE_SIZE),
+      ...pageParams(DEFAULT_PAGE_SIZE),
     ],
     variables: ({ query }) => ({
       siteId: query.get('siteId'),
@@ -244,7 +240,7 @@ export const routes: RestRoute[] = [
       { name: 'staffId', kind: 'text', description: 'Only staff with exactly this staff id.' },
       { name: 'employeeReferenceNumber', kind: 'text', description: 'Only staff with exactly this reference number.' },
       { name: 'email', kind: 'text', description: 'Only staff with exactly this email address (case matters).' },
-      ...pageParams(DEFAULT_STAFF_PAGE_SIZE),
+      ...pageParams(DEFAULT_PAGE_SIZE),
     ],
     variables: ({ query }) => ({
       staffId: query.get('staffId'),
@@ -286,7 +282,7 @@ export const routes: RestRoute[] = [
     keyType: 'either',
     successStatus: 200,
     body: 'cursor',
-    query: pageParams(DEFAULT_CUSTOMER_PAGE_SIZE),
+    query: pageParams(DEFAULT_PAGE_SIZE),
     variables: ({ query }) => pageVariables(query),
     data: { at: ['customers'], shape: 'page' },
   }),
@@ -298,7 +294,7 @@ export const routes: RestRoute[] = [
     keyType: 'either',
     successStatus: 200,
     body: 'cursor',
-    query: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }, ...pageParams(DEFAULT_SITE_PAGE_SIZE)],
+    query: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }, ...pageParams(DEFAULT_PAGE_SIZE)],
     variables: ({ query }) => ({ customerId: query.get('customerId'), ...pageVariables(query) }),
     data: { at: ['sites'], shape: 'page' },
   }),

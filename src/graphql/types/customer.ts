@@ -3,8 +3,6 @@ import { customerPage, loadCustomers, type CustomerRecord } from '../../reposito
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNodeLoad } from './access.js';
 
-export const DEFAULT_CUSTOMER_PAGE_SIZE = DEFAULT_PAGE_SIZE;
-
 export const Customer = builder.loadableNode('Customer', {
   description:
     'A customer of the calling key’s company; a timesheet key sees its own customers, or those of its sites, or all when it has neither.',
@@ -25,7 +23,7 @@ builder.queryField('customers', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_CUSTOMER_PAGE_SIZE },
+        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
         codec: context.services.cursors,
         fetch: (page) => customerPage(context.services.db, context.principal, page),
         keyOf: (c) => c.customerApiId,

@@ -15,7 +15,6 @@ import { EventSubscription } from './event-subscription.js';
  * with every redelivery.
  */
 export const MAX_DELIVERY_ATTEMPTS_SHOWN = 50;
-export const DEFAULT_DELIVERY_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt').implement({
   description: 'One HTTP attempt of a delivery.',
@@ -58,7 +57,7 @@ function deliveryLog(subscriptionId: number, args: ConnectionArgs, context: Grap
   const { db, cursors } = context.services;
   return keysetConnection({
     args,
-    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_DELIVERY_PAGE_SIZE },
+    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
     codec: cursors,
     fetch: (page) => deliveryPage(db, subscriptionId, page),
     keyOf: (d) => d.deliveryId,
