@@ -2,6 +2,8 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLError, Kind } from 'graphql';
+import { normaliseDateTime } from '../import/date-time.js';
 import { forbidden } from '../shared/errors.js';
 import type { GraphQLContext } from './context.js';
 import { decodeGlobalId, encodeGlobalId } from './global-id.js';
@@ -40,3 +42,30 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+/**
+ * Date-times leave the API as ISO 8601 UTC strings ("…Z"), as they are stored. Read as strictly
+ * as an import reads them: a zone is required and a date that does not exist (Feb 30) is refused,
+ * not rolled over. Digits past the millisecond are dropped, never rounded up.
+ */
+builder.scalarType('DateTime', {
+  description: 'An ISO 8601 date-time, always returned in UTC ("2026-01-31T08:00:00.000Z").',
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    const iso = typeof value === 'string' ? normaliseDateTime(value) : null;
+    if (iso === null) throw new GraphQLError('DateTime must be an ISO 8601 date-time with a time zone');
+    return iso;
+  },
+});
+
+builder.scalarType('JSON', {
+  description: 'A generic JSON value whose inner fields the schema does not fix.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.STRING || ast.kind === Kind.BOOLEAN) return ast.value;
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    if (ast.kind === Kind.NULL) return null;
+    throw new GraphQLError('JSON literals must be scalars; pass objects as variables');
+  },
+});

@@ -1,7 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
 import { learnNodeTypes } from './global-id.js';
-import './types/scalars.js';
 import './types/license.js';
 import './types/staff.js';
 import './types/timesheet.js';

@@ -1,14 +1,12 @@
-import { loadSubscriptions, type SubscriptionRecord } from '../../repositories/subscriptions.js';
+import { loadSubscriptions } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, recordField, scopedNode } from './access.js';
 
 // Named EventSubscription so it cannot be confused with GraphQL's root Subscription type;
 // the REST record's integer `id` is `subscriptionId` here, and `id` is the global node id.
 export const EventSubscription = builder.loadableNode('EventSubscription', {
   description: 'Binds a delivery URI to one event/eventType pair of a subscriber (docs/rest-api.md, Event subscription).',
-  authScopes: DEVELOPER_ONLY,
-  id: { resolve: (s: SubscriptionRecord) => s.subscriptionId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Subscription', DEVELOPER_ONLY, loadSubscriptions),
+  ...scopedNode('Subscription', DEVELOPER_ONLY, loadSubscriptions, (s) => s.subscriptionId),
   fields: (t) => ({
     subscriptionId: t.exposeInt('subscriptionId'),
     subscriberId: t.exposeInt('subscriberId'),
@@ -22,13 +20,4 @@ export const EventSubscription = builder.loadableNode('EventSubscription', {
   }),
 });
 
-builder.queryField('eventSubscription', (t) =>
-  t.field({
-    type: EventSubscription,
-    nullable: true,
-    authScopes: DEVELOPER_ONLY,
-    description: 'One subscription of the calling key’s company (developer keys).',
-    args: { subscriptionId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.subscriptionId,
-  }),
-);
+recordField('eventSubscription', EventSubscription, DEVELOPER_ONLY, 'subscriptionId', 'One subscription of the calling key’s company (developer keys).');

@@ -1,16 +1,14 @@
 import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
-import { firstSitesOfCustomers, loadSites, sitePage, type SiteRecord } from '../../repositories/sites.js';
+import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/sites.js';
 import { builder } from '../builder.js';
-import { ANY_KEY, scopedNodeLoad } from './access.js';
+import { ANY_KEY, scopedNode } from './access.js';
 import { Customer } from './customer.js';
 import { childConnection } from './first-pages.js';
 
 export const Site = builder.loadableNode('Site', {
   description:
     'A site of a customer of the calling key’s company; a timesheet key sees its own sites, or those of its customers, or all when it has neither.',
-  authScopes: ANY_KEY,
-  id: { resolve: (site: SiteRecord) => site.siteApiId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Site', ANY_KEY, loadSites),
+  ...scopedNode('Site', ANY_KEY, loadSites, (site) => site.siteApiId),
   fields: (t) => ({
     siteApiId: t.exposeInt('siteApiId'),
     siteName: t.exposeString('siteName'),

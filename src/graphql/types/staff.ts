@@ -12,7 +12,7 @@ import { licensePage, type LicenseRecord } from '../../repositories/licenses.js'
 import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../repositories/staff.js';
 import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, scopedNode } from './access.js';
 import { License } from './license.js';
 
 /** A staff member, with the license page Query.staff read before it when that was all it was asked for. */
@@ -32,9 +32,7 @@ const licenseList = (employeeId: number, args: LicensesArgs) => ({
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
-  authScopes: DEVELOPER_ONLY,
-  id: { resolve: (staff: StaffNode) => staff.employeeId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Staff', DEVELOPER_ONLY, loadStaff),
+  ...scopedNode<StaffNode>('Staff', DEVELOPER_ONLY, loadStaff, (staff) => staff.employeeId),
   fields: (t) => ({
     employeeId: t.exposeInt('employeeId'),
     staffId: t.exposeString('staffId', { nullable: true }),

@@ -1,10 +1,10 @@
 import { keysetConnection } from '../../shared/pagination/keyset.js';
-import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
+import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
 import { subscriptionsOf } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { listCap } from '../cost.js';
 import { EVENT_CATALOG } from '../../webhooks/catalog.js';
-import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, recordField, scopedNode } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
 /**
@@ -25,9 +25,7 @@ const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implemen
 
 export const Subscriber = builder.loadableNode('Subscriber', {
   description: 'A webhook subscriber of the calling key’s company.',
-  authScopes: DEVELOPER_ONLY,
-  id: { resolve: (s: SubscriberRecord) => s.subscriberId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Subscriber', DEVELOPER_ONLY, loadSubscribers),
+  ...scopedNode('Subscriber', DEVELOPER_ONLY, loadSubscribers, (s) => s.subscriberId),
   fields: (t) => ({
     subscriberId: t.exposeInt('subscriberId'),
     name: t.exposeString('name'),
@@ -56,13 +54,4 @@ export const Subscriber = builder.loadableNode('Subscriber', {
   }),
 });
 
-builder.queryField('subscriber', (t) =>
-  t.field({
-    type: Subscriber,
-    nullable: true,
-    authScopes: DEVELOPER_ONLY,
-    description: 'One webhook subscriber of the caller’s company (developer keys).',
-    args: { subscriberId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.subscriberId,
-  }),
-);
+recordField('subscriber', Subscriber, DEVELOPER_ONLY, 'subscriberId', 'One webhook subscriber of the caller’s company (developer keys).');

@@ -7,16 +7,14 @@ import {
   type TimesheetRecord,
 } from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
-import { SCOPE_CHECKED_ON_ENTRY, TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
+import { recordField, SCOPE_CHECKED_ON_ENTRY, TIMESHEET_ONLY, scopedNode } from './access.js';
 import { childConnection } from './first-pages.js';
 import { Site } from './site.js';
 
 export const Timesheet = builder.loadableNode('Timesheet', {
   description:
     'One timesheet entry (docs/rest-api.md, Timesheet entry). Visible only when its company, customer and site are within the calling key.',
-  authScopes: TIMESHEET_ONLY,
-  id: { resolve: (timesheet: TimesheetRecord) => timesheet.timesheetId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Timesheet', TIMESHEET_ONLY, loadTimesheets),
+  ...scopedNode('Timesheet', TIMESHEET_ONLY, loadTimesheets, (timesheet) => timesheet.timesheetId),
   fields: (t) => {
     const text = (name: keyof TimesheetRecord & string) => t.exposeString(name as 'status', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true });
     const time = (name: keyof TimesheetRecord & string) =>
@@ -68,16 +66,7 @@ export const Timesheet = builder.loadableNode('Timesheet', {
   },
 });
 
-builder.queryField('timesheet', (t) =>
-  t.field({
-    type: Timesheet,
-    nullable: true,
-    authScopes: TIMESHEET_ONLY,
-    description: 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).',
-    args: { timesheetId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.timesheetId,
-  }),
-);
+recordField('timesheet', Timesheet, TIMESHEET_ONLY, 'timesheetId', 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).');
 
 const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',
