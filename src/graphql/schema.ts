@@ -9,12 +9,8 @@ import './types/subscriber.js';
 import './types/customer.js';
 import './types/site.js';
 import './types/nodes.js';
-import './mutations/create-event-subscription.js';
-import './mutations/update-event-subscription.js';
-import './mutations/delete-event-subscription.js';
 import './types/webhook-event.js';
 import './types/delivery.js';
-import './mutations/redeliver.js';
 import './subscriptions/events.js';
 
 export const schema = builder.toSchema();
