@@ -8,10 +8,12 @@ import {
   Kind,
   valueFromASTUntyped,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
   type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -131,14 +133,8 @@ function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldN
   return parent.getFields()[field.name.value] as AnyField | undefined;
 }
 
-function childType(definition: AnyField | undefined): GraphQLCompositeType | undefined {
-  const named = definition ? getNamedType(definition.type) : undefined;
-  return named && isCompositeType(named) ? named : undefined;
-}
-
-function typeNamed(schema: GraphQLSchema, name: string | undefined, fallback: GraphQLCompositeType | undefined) {
-  const type = name ? schema.getType(name) : undefined;
-  return type && isCompositeType(type) ? type : fallback;
+function compositeType(type: GraphQLNamedType | null | undefined): GraphQLCompositeType | undefined {
+  return type && isCompositeType(type) ? type : undefined;
 }
 
 function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | undefined, input: CostInput, fragments: Map<string, number>): number {
@@ -147,7 +143,8 @@ function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | und
     if (selection.kind === Kind.FIELD) {
       cost += DEPTH_FACTOR * fieldCost(selection, parent, input, fragments);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = typeNamed(input.schema, selection.typeCondition?.name.value, parent);
+      const condition = selection.typeCondition?.name.value;
+      const type = (condition && compositeType(input.schema.getType(condition))) || parent;
       cost += DEPTH_FACTOR * (OBJECT_COST + selectionCost(selection.selectionSet, type, input, fragments));
     } else {
       cost += DEPTH_FACTOR * (SCALAR_COST + DEPTH_FACTOR * fragmentCost(selection.name.value, input, fragments));
@@ -164,7 +161,7 @@ function fragmentCost(name: string, input: CostInput, fragments: Map<string, num
   const definition = input.document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
   let cost = 0;
   if (definition?.kind === Kind.FRAGMENT_DEFINITION) {
-    const type = typeNamed(input.schema, definition.typeCondition.name.value, undefined);
+    const type = compositeType(input.schema.getType(definition.typeCondition.name.value));
     cost = OBJECT_COST + selectionCost(definition.selectionSet, type, input, fragments);
   }
   fragments.set(name, cost);
@@ -177,7 +174,7 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
   const definition = fieldDefinition(parent, field);
   const rule = definition && parent ? listLengthRule(parent, definition) : undefined;
-  const own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
+  const own = OBJECT_COST + selectionCost(field.selectionSet, compositeType(definition && getNamedType(definition.type)), input, fragments);
   return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
 }
 
@@ -204,7 +201,8 @@ export function operationCost(
  * operations are also held to `maxCost` together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
-  const refuseOverLimit = ({ args, setResultAndStopExecution }: OperationStart) => {
+  // The same for onExecute and onSubscribe.
+  const refuseOverLimit = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
     const context = args.contextValue;
     if (typeof context !== 'object' || context === null || !('params' in context)) return;
     const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
@@ -215,16 +213,4 @@ export function costLimit(options: { maxCost: number; exposeLimits: boolean }): 
     setResultAndStopExecution({ errors: [new GraphQLError(message, { extensions })] });
   };
   return { onExecute: refuseOverLimit, onSubscribe: refuseOverLimit };
-}
-
-/** What onExecute and onSubscribe both get. */
-interface OperationStart {
-  args: {
-    schema: GraphQLSchema;
-    document: DocumentNode;
-    operationName?: string | null;
-    variableValues?: Readonly<Record<string, unknown>> | null;
-    contextValue: unknown;
-  };
-  setResultAndStopExecution: (result: ExecutionResult) => void;
 }
