@@ -8,7 +8,6 @@ import './types/event-subscription.js';
 import './types/subscriber.js';
 import './types/customer.js';
 import './types/site.js';
-import './types/nodes.js';
 import './types/webhook-event.js';
 import './types/delivery.js';
 import './subscriptions/events.js';

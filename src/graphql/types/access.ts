@@ -24,11 +24,7 @@ export const SCOPE_CHECKED_ON_ENTRY = { skipTypeScopes: true } as const;
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
-type Scope = typeof DEVELOPER_ONLY | typeof TIMESHEET_ONLY | typeof ANY_KEY;
-
-function mayRead(principal: Principal, scope: Scope): boolean {
-  return (scope as Partial<Record<KeyType, true>>)[principal.keyType] === true;
-}
+type Scope = Partial<Record<KeyType, true>>;
 
 /**
  * What every node type declares: its scope, its record's integer key as its id, and a `load` of
@@ -49,7 +45,7 @@ export function scopedNode<T>(
     id: { resolve: key, parse: (id: string) => Number(id) },
     load: async (ids: number[], context: GraphQLContext): Promise<(T | Error)[]> => {
       const { principal } = context;
-      const rows = mayRead(principal, scope) ? await fetch(context.services.db, principal, ids) : ids.map(() => null);
+      const rows = scope[principal.keyType] ? await fetch(context.services.db, principal, ids) : ids.map(() => null);
       return rows.map((row, i) => row ?? notFound(`${label} ${ids[i]} not found`));
     },
   };

@@ -23,12 +23,7 @@ interface LicensesArgs extends ConnectionArgs {
 }
 
 /** Staff.licenses as a keyset list: a cursor keeps the employee, the filter and the page size. */
-const licenseList = (employeeId: number, args: LicensesArgs) => ({
-  kind: 'license',
-  owner: employeeId,
-  filter: args.licenseNumber,
-  defaultSize: DEFAULT_PAGE_SIZE,
-});
+const licenseList = (employeeId: number, args: LicensesArgs) => ({ kind: 'license', owner: employeeId, filter: args.licenseNumber, defaultSize: DEFAULT_PAGE_SIZE });
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
