@@ -11,25 +11,22 @@ import { costLimit } from './cost.js';
 export type GraphQLLimits = LimitsConfig['graphql'];
 
 /**
- * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
- * complexity limits as validation rules): GRAPHQL_VALIDATION_FAILED and HTTP 400 (refusalStatuses).
- * GraphQL Armor words it as a "Syntax Error", which it is not. In production the message stays
- * generic ("exposeLimits" off) so a probe learns nothing about the configured numbers.
+ * A limit refusal is a validation failure like any other (GraphQL over HTTP names depth and
+ * complexity limits as validation rules), not the "Syntax Error" GraphQL Armor words it as. In
+ * production the message stays generic (`exposeLimits` off), so a probe learns no configured number.
  */
 function limitError(error: GraphQLError): GraphQLError {
   return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
 }
 
 /**
- * GraphQL Armor's limits as yoga plugins, with the values of the configuration (src/config.ts
- * holds their defaults). They are validation rules (and a token-counting parser), so they only
- * see documents that arrive at /graphql: the REST adapter executes its trusted, checked-in
- * operation documents without parsing or validating them again.
+ * GraphQL Armor's limits (defaults in src/config.ts) as yoga plugins. They are validation rules and
+ * a token-counting parser, so they only see documents sent to /graphql: the REST adapter executes
+ * its checked-in operation documents without parsing or validating them again.
  */
 export function armorPlugins(limits: GraphQLLimits): Plugin[] {
   const options = { exposeLimits: limits.exposeLimits, propagateOnRejection: false };
-  // Rules report into the validation result instead of throwing out of validate(), so a
-  // refusal travels the same road as every other validation error.
+  // Rules report into the validation result, so a refusal travels the road of any validation error.
   const rule = { ...options, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))] };
   // The token count runs inside the parser, so its refusal leaves the parser as a thrown error.
   const parser = {
@@ -57,12 +54,10 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
 }
 
 /**
- * One HTTP status per kind of refusal, as GraphQL over HTTP asks (docs/security.md has the
- * table). A document refused before anything runs (it does not parse, or fails validation)
- * carries yoga's request-error mark, so yoga answers it with no `data`: HTTP 400 under
- * application/graphql-response+json, 200 under the legacy application/json. The errors are
- * cached by yoga across requests, so they only carry request-independent marks. A batch
- * answers 200 as a whole, each item with its errors.
+ * One HTTP status per kind of refusal, as GraphQL over HTTP asks (table in docs/security.md): a
+ * document that does not parse or validate carries yoga's request-error mark, so it is answered
+ * with no `data`, 400 under application/graphql-response+json and 200 under application/json.
+ * yoga caches these errors across requests, so the marks are request-independent.
  */
 function refusalStatuses(limits: GraphQLLimits): Plugin {
   return {

@@ -37,14 +37,12 @@ const OBJECT_COST = 2;
 const SCALAR_COST = 1;
 const DEPTH_FACTOR = 1.5;
 /**
- * What one item of a page counts at least: a page reads its records whatever is selected from
- * them, so `timesheets(first: 100) { __typename }` reads as many rows as a page of edges does. The
- * floor is the cost of the least a caller reads a record through: an edge, its node, one field
- * (bench/cost-ceiling.ts measured the same CPU per row either way).
+ * What one item of a page counts at least, since a page reads its rows whatever is selected: the
+ * cost of an edge, its node and one field (bench/cost-ceiling.ts measured the same CPU per row).
  */
 const PAGE_ITEM_FLOOR = OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * SCALAR_COST));
 
-/** Field extensions that bound a list: the most items it returns, or the argument whose length it has. */
+/** Field extensions bounding a list: the most items it returns, or the argument whose length it has. */
 const LIST_CAP = 'shiftgateListCap';
 const LENGTH_ARGUMENT = 'shiftgateLengthArgument';
 
@@ -97,21 +95,15 @@ function argumentValue(field: FieldNode, name: string, input: CostInput): unknow
 
 /** The page size a field asks for: its `first` or `last`. */
 function pageSize(field: FieldNode, input: CostInput): number | undefined {
-  for (const name of PAGE_ARGUMENTS) {
-    const value = argumentValue(field, name, input);
-    if (typeof value === 'number' && Number.isInteger(value)) return value;
-  }
-  return undefined;
+  const sizes = PAGE_ARGUMENTS.map((name) => argumentValue(field, name, input));
+  return sizes.find((value): value is number => typeof value === 'number' && Number.isInteger(value));
 }
 
 /** The page size its cursor carries; a cursor that says none is refused as it runs, and counts the largest page until then. */
 function cursorPageSize(field: FieldNode, input: CostInput): number | undefined {
-  for (const name of CURSOR_ARGUMENTS) {
-    const value = argumentValue(field, name, input);
-    if (value === undefined || value === null) continue;
-    return (typeof value === 'string' ? pageSizeOfCursor(value) : undefined) ?? MAX_PAGE_SIZE;
-  }
-  return undefined;
+  const cursor = CURSOR_ARGUMENTS.map((name) => argumentValue(field, name, input)).find((value) => value !== undefined && value !== null);
+  if (cursor === undefined) return undefined;
+  return (typeof cursor === 'string' ? pageSizeOfCursor(cursor) : undefined) ?? MAX_PAGE_SIZE;
 }
 
 /** The most items a list field returns for this request (its rule is listLengthRule's); 1 for a field that is not a list. */

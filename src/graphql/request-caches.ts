@@ -11,9 +11,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
  * A key of its own, replaced once the request is answered, dies at the next young collection with
  * its entries. A resolver that ran after the release would find empty caches and load again.
  */
-export interface WithRequestCaches {
-  [contextCacheSymbol]: object;
-}
+type WithRequestCaches = { [contextCacheSymbol]: object };
 
 /** The property a context is created with, so its plugin caches have a key of their own. */
 export function requestCacheKey(): WithRequestCaches {
