@@ -25,11 +25,9 @@ function itemCost(schema: GraphQLSchema, item: unknown, maxTokens: number): numb
 }
 
 /**
- * A batch is as many requests as it carries operations (yoga's handler answers it): the
- * authentication charged the key one, and each further operation is charged here; and its
- * operations' costs together are held to GRAPHQL_MAX_COST, as one operation's is (cost.ts),
- * before any of them runs. A body that is not a batch within GRAPHQL_BATCH_LIMIT is left alone:
- * one operation is costed as it runs, and a malformed or oversized batch is refused by yoga.
+ * A batch counts as many requests as it has operations (authentication charged one, the others
+ * are charged here), and their costs together are held to GRAPHQL_MAX_COST before any runs. Any
+ * other body is left alone: one operation is costed as it runs, a bad batch is refused by yoga.
  */
 export function batchAdmission(options: {
   schema: GraphQLSchema;

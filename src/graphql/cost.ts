@@ -184,6 +184,9 @@ export function operationCost(
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
+/** What onExecute and onSubscribe both get. */
+type OperationStart = { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void };
+
 /**
  * Refuses a document sent to /graphql whose cost, with the request's variables, is over
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
@@ -193,8 +196,7 @@ export function operationCost(
  * operations are also held to `maxCost` together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
-  // The same for onExecute and onSubscribe.
-  const refuseOverLimit = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+  const refuseOverLimit = ({ args, setResultAndStopExecution }: OperationStart) => {
     const context = args.contextValue;
     if (typeof context !== 'object' || context === null || !('params' in context)) return;
     const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);

@@ -10,10 +10,9 @@ export type UnexpectedErrorSink = (error: unknown) => void;
 const requestIds = new WeakMap<object, string>();
 
 /**
- * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
- * INTERNAL_SERVER_ERROR (no message, stack, SQL or path) carrying the request id to quote, and
- * the original goes to the log. A database that is busy, out of reach, full or read-only is no
- * fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
+ * yoga's maskError: anything but our coded GraphQLErrors becomes a generic INTERNAL_SERVER_ERROR
+ * (no message, stack, SQL or path) carrying the request id to quote, and the original is logged;
+ * a database that is busy, out of reach, full or read-only becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
 export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, message: string) => Error {

@@ -49,9 +49,8 @@ const BEARER = /^Bearer[ ]+(\S+)$/i;
 /**
  * Decides, before yoga sees a /graphql request, whether it opens a live stream, and if so takes
  * a slot for it (src/webhooks/live-streams.ts), so a stream over the caps is refused with a plain
- * 429 rather than an event stream carrying an error. Deliberately broad: any subscription
- * operation in the request counts, whichever operation is selected; a request counted that
- * turns out to run a query holds its slot only until it is answered.
+ * 429 rather than an event stream carrying an error. Any subscription operation in the request
+ * counts, whichever is selected; a query counted so holds its slot only until it is answered.
  */
 export class StreamAdmission {
   constructor(
@@ -60,10 +59,7 @@ export class StreamAdmission {
     private readonly maxTokens: number,
   ) {}
 
-  /**
-   * A ticket for a request that asks for a subscription (already authenticated), else undefined:
-   * at once for the requests that do not (nearly all), a promise for those that do.
-   */
+  /** A ticket for an authenticated request that asks for a subscription; undefined, at once, for the others (nearly all). */
   admit(req: IncomingMessage, res: ServerResponse, principal: Principal, body: Buffer | undefined): Promise<LiveTicket> | undefined {
     if (!documentsOf(req, body).some((document) => hasSubscription(document, this.maxTokens))) return undefined;
     return this.ticketFor(req, res, principal);

@@ -33,7 +33,10 @@ export const EventSubscription = builder.loadableNode('EventSubscription', {
   }),
 });
 
-recordField('eventSubscription', EventSubscription, DEVELOPER_ONLY, 'subscriptionId', 'One subscription of the calling key’s company (developer keys).');
+recordField('eventSubscription', EventSubscription, DEVELOPER_ONLY, {
+  arg: 'subscriptionId',
+  description: 'One subscription of the calling key’s company (developer keys).',
+});
 
 const CreateEventSubscriptionInput = builder.inputType('CreateEventSubscriptionInput', {
   fields: (t) => ({
@@ -58,11 +61,6 @@ const EventSubscriptionPayload = builder
     }),
   });
 
-function describe(filters: EventFilterRecord[]): string {
-  if (filters.length === 0) return 'it has no event filters';
-  return `its pairs are ${filters.map((f) => `${f.event}/${f.eventType} (webhookSubscriberEventFilterId ${f.webhookSubscriberEventFilterId})`).join(', ')}`;
-}
-
 /**
  * The contract's create body has only subscriberId and uri, yet a subscription binds one
  * event/eventType pair: the pair is chosen explicitly, or is the subscriber's only one.
@@ -72,19 +70,18 @@ function chooseFilter(
   subscriberId: number,
   choice: { event?: string | null; eventType?: string | null; webhookSubscriberEventFilterId?: number | null },
 ): EventFilterRecord {
-  const byId = choice.webhookSubscriberEventFilterId;
-  const { event, eventType } = choice;
+  const { event, eventType, webhookSubscriberEventFilterId: byId } = choice;
   if ((event != null) !== (eventType != null)) throw badInput('event and eventType must be given together');
-  let candidates = filters;
-  if (byId != null) candidates = candidates.filter((f) => f.webhookSubscriberEventFilterId === byId);
-  if (event != null) candidates = candidates.filter((f) => f.event === event && f.eventType === eventType);
-  const [only] = candidates;
-  if (candidates.length === 1 && only) return only;
-  const asked = byId != null || event != null;
-  const problem = asked
-    ? `Subscriber ${subscriberId} has no event filter matching that choice`
-    : `Subscriber ${subscriberId} has ${filters.length === 0 ? 'no' : 'several'} event filters; choose one with event and eventType or webhookSubscriberEventFilterId`;
-  throw badInput(`${problem}: ${describe(filters)}`);
+  const candidates = filters.filter(
+    (f) => (byId == null || f.webhookSubscriberEventFilterId === byId) && (event == null || (f.event === event && f.eventType === eventType)),
+  );
+  if (candidates.length === 1) return candidates[0]!;
+  const problem =
+    byId != null || event != null
+      ? `Subscriber ${subscriberId} has no event filter matching that choice`
+      : `Subscriber ${subscriberId} has ${filters.length === 0 ? 'no' : 'several'} event filters; choose one with event and eventType or webhookSubscriberEventFilterId`;
+  const pairs = filters.map((f) => `${f.event}/${f.eventType} (webhookSubscriberEventFilterId ${f.webhookSubscriberEventFilterId})`);
+  throw badInput(`${problem}: ${pairs.length === 0 ? 'it has no event filters' : `its pairs are ${pairs.join(', ')}`}`);
 }
 
 builder.mutationField('createEventSubscription', (t) =>

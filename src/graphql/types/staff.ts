@@ -7,6 +7,7 @@ import {
   readConnectionArgs,
   type ConnectionArgs,
   type KeysetPage,
+  type ListIdentity,
 } from '../../shared/pagination/keyset.js';
 import { licensePage, type LicenseRecord } from '../../repositories/licenses.js';
 import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../repositories/staff.js';
@@ -23,7 +24,8 @@ interface LicensesArgs extends ConnectionArgs {
 }
 
 /** Staff.licenses as a keyset list: a cursor keeps the employee, the filter and the page size. */
-const licenseList = (employeeId: number, args: LicensesArgs) => ({ kind: 'license', owner: employeeId, filter: args.licenseNumber, defaultSize: DEFAULT_PAGE_SIZE });
+const licenseList = (employeeId: number, args: LicensesArgs) =>
+  ({ kind: 'license', owner: employeeId, filter: args.licenseNumber, defaultSize: DEFAULT_PAGE_SIZE }) satisfies ListIdentity;
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',

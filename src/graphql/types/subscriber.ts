@@ -54,4 +54,7 @@ export const Subscriber = builder.loadableNode('Subscriber', {
   }),
 });
 
-recordField('subscriber', Subscriber, DEVELOPER_ONLY, 'subscriberId', 'One webhook subscriber of the caller’s company (developer keys).');
+recordField('subscriber', Subscriber, DEVELOPER_ONLY, {
+  arg: 'subscriberId',
+  description: 'One webhook subscriber of the caller’s company (developer keys).',
+});

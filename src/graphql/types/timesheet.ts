@@ -66,7 +66,10 @@ export const Timesheet = builder.loadableNode('Timesheet', {
   },
 });
 
-recordField('timesheet', Timesheet, TIMESHEET_ONLY, 'timesheetId', 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).');
+recordField('timesheet', Timesheet, TIMESHEET_ONLY, {
+  arg: 'timesheetId',
+  description: 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).',
+});
 
 const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',
