@@ -129,6 +129,8 @@ function compositeType(type: GraphQLNamedType | null | undefined): GraphQLCompos
   return type && isCompositeType(type) ? type : undefined;
 }
 
+const typeNamed = (schema: GraphQLSchema, name: string) => compositeType(schema.getType(name));
+
 function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | undefined, input: CostInput, fragments: Map<string, number>): number {
   let cost = 0;
   for (const selection of set.selections) {
@@ -136,7 +138,7 @@ function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | und
       cost += DEPTH_FACTOR * fieldCost(selection, parent, input, fragments);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
-      const type = (condition && compositeType(input.schema.getType(condition))) || parent;
+      const type = (condition && typeNamed(input.schema, condition)) || parent;
       cost += DEPTH_FACTOR * (OBJECT_COST + selectionCost(selection.selectionSet, type, input, fragments));
     } else {
       cost += DEPTH_FACTOR * (SCALAR_COST + DEPTH_FACTOR * fragmentCost(selection.name.value, input, fragments));
@@ -153,7 +155,7 @@ function fragmentCost(name: string, input: CostInput, fragments: Map<string, num
   const definition = input.document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
   let cost = 0;
   if (definition?.kind === Kind.FRAGMENT_DEFINITION) {
-    const type = compositeType(input.schema.getType(definition.typeCondition.name.value));
+    const type = typeNamed(input.schema, definition.typeCondition.name.value);
     cost = OBJECT_COST + selectionCost(definition.selectionSet, type, input, fragments);
   }
   fragments.set(name, cost);
