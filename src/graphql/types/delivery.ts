@@ -15,11 +15,7 @@ import { listCap } from '../cost.js';
 import { DEVELOPER_ONLY } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
-/**
- * The most attempts a delivery shows: its latest. A schedule of the default seven retries makes
- * eight attempts a run, and each redelivery starts another run, so without a cap the list grows
- * with every redelivery.
- */
+/** The most attempts a delivery shows, its latest: each redelivery starts another run of up to eight (seven retries). */
 export const MAX_DELIVERY_ATTEMPTS_SHOWN = 50;
 
 const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt').implement({

@@ -70,6 +70,7 @@ function onlyLicenses(info: GraphQLResolveInfo): FieldNode | null {
   return licenses;
 }
 
+/** The stand-in's fields, none of them selected. */
 const NO_STAFF_FIELDS = {
   staffId: null,
   firstName: null,
@@ -81,12 +82,11 @@ const NO_STAFF_FIELDS = {
 };
 
 /**
- * Query.staff when only the staff member's licenses are asked for: the license page first. A
- * page with licenses on it proves the staff member exists within the key's company (the page's
- * statement joins staff and scopes it to the company), so the staff lookup is needed only when
- * the page is empty: one statement per page instead of two. The page rides on the staff member
- * (a stand-in of which only the id is read, as nothing else is selected); arguments the page
- * refuses leave the lookup as it was, and the licenses field reports them.
+ * Query.staff when only the staff member's licenses are asked for: the license page first. A page
+ * with licenses on it proves the staff member exists within the key's company (its statement joins
+ * staff), so the lookup runs only for an empty page. The page rides on the staff member (a stand-in
+ * when nothing else is read); arguments the page refuses leave the lookup first, and the licenses
+ * field reports them.
  */
 async function staffWithLicensePage(employeeId: number, context: GraphQLContext, info: GraphQLResolveInfo): Promise<number | StaffNode> {
   const field = onlyLicenses(info);

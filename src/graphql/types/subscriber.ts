@@ -9,11 +9,11 @@ import { EventSubscription } from './event-subscription.js';
 
 /**
  * The most subscriptions a subscriber's list returns when asked for no page: the default of
- * MAX_SUBSCRIPTIONS_PER_SUBSCRIBER. It is fixed rather than read from the configuration so that
- * the schema, and the cost it declares, is the same on every instance; a subscriber allowed more
- * has the rest behind the page's cursor.
+ * MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, fixed so that the schema and the cost it declares are the
+ * same on every instance; a subscriber allowed more has the rest behind the page's cursor.
  */
 export const MAX_SUBSCRIPTIONS_SHOWN = 1000;
+
 const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
   description: 'An event/eventType pair a subscriber may subscribe a URI to.',
   fields: (t) => ({
