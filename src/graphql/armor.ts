@@ -4,41 +4,33 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
-import { refusalStatuses } from './refusals.js';
 import { costLimit } from './cost.js';
 
 export type GraphQLLimits = LimitsConfig['graphql'];
 
 /**
- * A limit refusal is a validation failure like any other (GraphQL-over-HTTP names depth and
- * complexity limits as validation rules): GRAPHQL_VALIDATION_FAILED and HTTP 400 (refusals.ts).
- * GraphQL Armor words it as a "Syntax Error", which it is not. In production the message stays
- * generic ("exposeLimits" off) so a probe learns nothing about the configured numbers.
+ * A limit refusal is a validation failure like any other (GraphQL over HTTP names depth and
+ * complexity limits as validation rules), not the "Syntax Error" GraphQL Armor words it as. In
+ * production the message stays generic (`exposeLimits` off), so a probe learns no configured number.
  */
 function limitError(error: GraphQLError): GraphQLError {
   return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
 }
 
 /**
- * GraphQL Armor's limits as yoga plugins, with the values of the configuration (src/config.ts
- * holds their defaults). They are validation rules (and a token-counting
- * parser), so they only see documents that arrive at /graphql: the REST adapter executes its
- * trusted, checked-in operation documents without parsing or validating them again.
+ * GraphQL Armor's limits (defaults in src/config.ts) as yoga plugins. They are validation rules and
+ * a token-counting parser, so they only see documents sent to /graphql: the REST adapter executes
+ * its checked-in operation documents without parsing or validating them again.
  */
 export function armorPlugins(limits: GraphQLLimits): Plugin[] {
-  // Rules report into the validation result instead of throwing out of validate(), so a
-  // refusal travels the same road as every other validation error.
-  const rule = {
-    exposeLimits: limits.exposeLimits,
-    propagateOnRejection: false,
-    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))],
-  };
+  const options = { exposeLimits: limits.exposeLimits, propagateOnRejection: false };
+  // Rules report into the validation result, so a refusal travels the road of any validation error.
+  const rule = { ...options, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))] };
   // The token count runs inside the parser, so its refusal leaves the parser as a thrown error.
   const parser = {
-    exposeLimits: limits.exposeLimits,
-    propagateOnRejection: false,
+    ...options,
     onReject: [
       (_context: ValidationContext | null, error: GraphQLError) => {
         throw limitError(error);
@@ -52,19 +44,47 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
     maxDirectivesPlugin({ n: limits.maxDirectives, ...rule }) as Plugin,
     // The cost depends on the variables (page sizes, cursors, id lists), so it is checked as the operation starts (cost.ts).
     costLimit({ maxCost: limits.maxCost, exposeLimits: limits.exposeLimits }),
-    refusalStatuses({ batchLimit: limits.batchLimit, exposeLimits: limits.exposeLimits }),
+    refusalStatuses(limits),
+    noBatchedStreams(),
   ];
   // "Did you mean …" hints map the schema for a caller who cannot introspect it.
   if (!limits.fieldSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin);
-  if (!limits.introspection) {
-    plugins.push({
-      onValidate({ addValidationRule }) {
-        addValidationRule(NoSchemaIntrospectionCustomRule);
-      },
-    });
-  }
-  plugins.push(noBatchedStreams());
+  if (!limits.introspection) plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) });
   return plugins;
+}
+
+/**
+ * One HTTP status per kind of refusal, as GraphQL over HTTP asks (table in docs/security.md): a
+ * document that does not parse or validate carries yoga's request-error mark, so it is answered
+ * with no `data`, 400 under application/graphql-response+json and 200 under application/json.
+ * yoga caches these errors across requests, so the marks are request-independent.
+ */
+function refusalStatuses(limits: GraphQLLimits): Plugin {
+  return {
+    onParse() {
+      return ({ result }) => {
+        // yoga marks parse failures only when it parses with a Fetch request at hand, and Armor's
+        // token limit throws from inside the parser; either way the mark is set here, once.
+        if (!(result instanceof GraphQLError)) return;
+        const extensions = result.extensions as Record<string, unknown>;
+        extensions.code ??= 'GRAPHQL_PARSE_FAILED';
+        extensions.http ??= { spec: true, status: 400 };
+      };
+    },
+    onRequestParse() {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          // Before yoga's own batch check, which answers 413: a long batch is not a large body.
+          if (Array.isArray(requestParserResult) && requestParserResult.length > limits.batchLimit) {
+            const limit = limits.exposeLimits ? ` to ${limits.batchLimit} operations` : '';
+            throw createGraphQLError(`Batching is limited${limit} per request`, {
+              extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
 }
 
 /**

@@ -6,23 +6,11 @@ import type { Principal } from '../shared/principal.js';
 import type { GraphQLLimits } from './armor.js';
 import { operationCost } from './cost.js';
 
-export interface BatchAdmissionOptions {
-  schema: GraphQLSchema;
-  limits: Pick<GraphQLLimits, 'maxCost' | 'maxTokens' | 'batchLimit' | 'exposeLimits'>;
-  /** Charges the key `points` more requests of its budget; throws RATE_LIMITED when it cannot pay. */
-  charge: (principal: Principal, res: ServerResponse, points: number) => void | Promise<void>;
-}
-
 /** Admits a POST body to /graphql, or throws the refusal; resolves once the key has paid. */
 export type BatchAdmission = (body: Buffer, principal: Principal, res: ServerResponse) => void | Promise<void>;
 
-const OPENING_BRACKET = 0x5b;
 const WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
-function startsWithBracket(body: Buffer): boolean {
-  for (const byte of body) if (!WHITE_SPACE.has(byte)) return byte === OPENING_BRACKET;
-  return false;
-}
+const OPENING_BRACKET = 0x5b;
 
 /** One operation's cost; one that does not parse or name an operation clearly is refused before it runs, and counts nothing. */
 function itemCost(schema: GraphQLSchema, item: unknown, maxTokens: number): number {
@@ -37,24 +25,24 @@ function itemCost(schema: GraphQLSchema, item: unknown, maxTokens: number): numb
 }
 
 /**
- * A batch is as many requests as it carries operations (yoga's handler answers it): the
- * authentication charged the key one, and each further
- * operation is charged here; and its operations' costs together are held to GRAPHQL_MAX_COST,
- * as one operation's is (cost.ts), before any of them runs. A body that is not a batch within
- * GRAPHQL_BATCH_LIMIT is left alone: one operation is costed as it runs, and a malformed or
- * oversized batch is refused by yoga.
+ * A batch counts as many requests as it has operations (authentication charged one, the others
+ * are charged here), and their costs together are held to GRAPHQL_MAX_COST before any runs. Any
+ * other body is left alone: one operation is costed as it runs, a bad batch is refused by yoga.
  */
-export function batchAdmission(options: BatchAdmissionOptions): BatchAdmission {
+export function batchAdmission(options: {
+  schema: GraphQLSchema;
+  limits: Pick<GraphQLLimits, 'maxCost' | 'maxTokens' | 'batchLimit' | 'exposeLimits'>;
+  /** Charges the key `points` more requests of its budget; throws RATE_LIMITED when it cannot pay. */
+  charge: (principal: Principal, res: ServerResponse, points: number) => void | Promise<void>;
+}): BatchAdmission {
   const { schema, limits, charge } = options;
-  const refuse = (cost: number) =>
-    badInput(limits.exposeLimits ? `Batch cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(cost)}` : 'Batch cost limit exceeded');
-  const costOf = (operations: unknown[]) => {
-    let total = 0;
-    for (const item of operations) total += itemCost(schema, item, limits.maxTokens);
-    if (total > limits.maxCost) throw refuse(total);
+  const checkCost = (operations: unknown[]) => {
+    const total = operations.reduce<number>((sum, item) => sum + itemCost(schema, item, limits.maxTokens), 0);
+    if (total <= limits.maxCost) return;
+    throw badInput(limits.exposeLimits ? `Batch cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(total)}` : 'Batch cost limit exceeded');
   };
   return (body, principal, res) => {
-    if (!startsWithBracket(body)) return;
+    if (body.find((byte) => !WHITE_SPACE.has(byte)) !== OPENING_BRACKET) return;
     let operations: unknown;
     try {
       operations = JSON.parse(body.toString('utf8'));
@@ -63,7 +51,7 @@ export function batchAdmission(options: BatchAdmissionOptions): BatchAdmission {
     }
     if (!Array.isArray(operations) || operations.length < 2 || operations.length > limits.batchLimit) return;
     const paid = charge(principal, res, operations.length - 1);
-    if (paid) return paid.then(() => costOf(operations));
-    costOf(operations);
+    if (paid) return paid.then(() => checkCost(operations));
+    checkCost(operations);
   };
 }

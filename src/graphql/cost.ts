@@ -8,9 +8,12 @@ import {
   Kind,
   valueFromASTUntyped,
   type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
   type FieldNode,
   type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -34,14 +37,12 @@ const OBJECT_COST = 2;
 const SCALAR_COST = 1;
 const DEPTH_FACTOR = 1.5;
 /**
- * What one item of a page counts at least: a page reads its records whatever is selected from
- * them, so `timesheets(first: 100) { __typename }` reads as many rows as a page of edges does. The
- * floor is the cost of the least a caller reads a record through: an edge, its node, one field
- * (bench/cost-ceiling.ts measured the same CPU per row either way).
+ * What one item of a page counts at least, since a page reads its rows whatever is selected: the
+ * cost of an edge, its node and one field (bench/cost-ceiling.ts measured the same CPU per row).
  */
 const PAGE_ITEM_FLOOR = OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * (OBJECT_COST + DEPTH_FACTOR * SCALAR_COST));
 
-/** Field extensions that bound a list: the most items it returns, or the argument whose length it has. */
+/** Field extensions bounding a list: the most items it returns, or the argument whose length it has. */
 const LIST_CAP = 'shiftgateListCap';
 const LENGTH_ARGUMENT = 'shiftgateLengthArgument';
 
@@ -53,6 +54,8 @@ export const listLengthArgument = (name: string) => ({ [LENGTH_ARGUMENT]: name }
 
 type AnyField = GraphQLField<unknown, unknown>;
 
+type ListLengthRule = 'page' | 'argument' | 'cap' | 'edges';
+
 const PAGE_ARGUMENTS = ['first', 'last'];
 const CURSOR_ARGUMENTS = ['after', 'before'];
 
@@ -60,7 +63,7 @@ const CURSOR_ARGUMENTS = ['after', 'before'];
  * What bounds a list field's length: its page arguments, an argument it has one item for, a
  * declared cap, or (a connection's edges) the page of the field that returned the connection.
  */
-export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): 'page' | 'argument' | 'cap' | 'edges' | undefined {
+export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): ListLengthRule | undefined {
   if (field.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) return 'page';
   if (typeof field.extensions[LENGTH_ARGUMENT] === 'string') return 'argument';
   if (typeof field.extensions[LIST_CAP] === 'number') return 'cap';
@@ -92,37 +95,29 @@ function argumentValue(field: FieldNode, name: string, input: CostInput): unknow
 
 /** The page size a field asks for: its `first` or `last`. */
 function pageSize(field: FieldNode, input: CostInput): number | undefined {
-  for (const name of PAGE_ARGUMENTS) {
-    const value = argumentValue(field, name, input);
-    if (typeof value === 'number' && Number.isInteger(value)) return value;
-  }
-  return undefined;
+  const sizes = PAGE_ARGUMENTS.map((name) => argumentValue(field, name, input));
+  return sizes.find((value): value is number => typeof value === 'number' && Number.isInteger(value));
 }
 
 /** The page size its cursor carries; a cursor that says none is refused as it runs, and counts the largest page until then. */
 function cursorPageSize(field: FieldNode, input: CostInput): number | undefined {
-  for (const name of CURSOR_ARGUMENTS) {
-    const value = argumentValue(field, name, input);
-    if (value === undefined || value === null) continue;
-    return (typeof value === 'string' ? pageSizeOfCursor(value) : undefined) ?? MAX_PAGE_SIZE;
-  }
-  return undefined;
+  const cursor = CURSOR_ARGUMENTS.map((name) => argumentValue(field, name, input)).find((value) => value !== undefined && value !== null);
+  if (cursor === undefined) return undefined;
+  return (typeof cursor === 'string' ? pageSizeOfCursor(cursor) : undefined) ?? MAX_PAGE_SIZE;
 }
 
-/** The most items a list field returns for this request; 1 for a field that is not a list. */
-function listLength(field: FieldNode, definition: AnyField | undefined, input: CostInput): number {
+/** The most items a list field returns for this request (its rule is listLengthRule's); 1 for a field that is not a list. */
+function listLength(field: FieldNode, definition: AnyField | undefined, rule: ListLengthRule | undefined, input: CostInput): number {
   if (!definition) return pageSize(field, input) ?? 1;
-  const lengthArgument = definition.extensions[LENGTH_ARGUMENT];
-  if (typeof lengthArgument === 'string') {
-    const value = argumentValue(field, lengthArgument, input);
+  const cap = definition.extensions[LIST_CAP];
+  const capped = typeof cap === 'number' ? cap : undefined;
+  if (rule === 'page') return pageSize(field, input) ?? cursorPageSize(field, input) ?? capped ?? DEFAULT_PAGE_SIZE;
+  if (rule === 'argument') {
+    const value = argumentValue(field, definition.extensions[LENGTH_ARGUMENT] as string, input);
     // A single value where a list is expected is coerced to a list of one.
     return Array.isArray(value) ? value.length : 1;
   }
-  const cap = definition.extensions[LIST_CAP];
-  if (definition.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) {
-    return pageSize(field, input) ?? cursorPageSize(field, input) ?? (typeof cap === 'number' ? cap : DEFAULT_PAGE_SIZE);
-  }
-  return typeof cap === 'number' ? cap : 1;
+  return capped ?? 1;
 }
 
 function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldNode): AnyField | undefined {
@@ -130,15 +125,11 @@ function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldN
   return parent.getFields()[field.name.value] as AnyField | undefined;
 }
 
-function childType(definition: AnyField | undefined): GraphQLCompositeType | undefined {
-  const named = definition ? getNamedType(definition.type) : undefined;
-  return named && isCompositeType(named) ? named : undefined;
+function compositeType(type: GraphQLNamedType | null | undefined): GraphQLCompositeType | undefined {
+  return type && isCompositeType(type) ? type : undefined;
 }
 
-function typeNamed(schema: GraphQLSchema, name: string | undefined, fallback: GraphQLCompositeType | undefined) {
-  const type = name ? schema.getType(name) : undefined;
-  return type && isCompositeType(type) ? type : fallback;
-}
+const typeNamed = (schema: GraphQLSchema, name: string) => compositeType(schema.getType(name));
 
 function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | undefined, input: CostInput, fragments: Map<string, number>): number {
   let cost = 0;
@@ -146,7 +137,8 @@ function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType | und
     if (selection.kind === Kind.FIELD) {
       cost += DEPTH_FACTOR * fieldCost(selection, parent, input, fragments);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = typeNamed(input.schema, selection.typeCondition?.name.value, parent);
+      const condition = selection.typeCondition?.name.value;
+      const type = (condition && typeNamed(input.schema, condition)) || parent;
       cost += DEPTH_FACTOR * (OBJECT_COST + selectionCost(selection.selectionSet, type, input, fragments));
     } else {
       cost += DEPTH_FACTOR * (SCALAR_COST + DEPTH_FACTOR * fragmentCost(selection.name.value, input, fragments));
@@ -163,7 +155,7 @@ function fragmentCost(name: string, input: CostInput, fragments: Map<string, num
   const definition = input.document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
   let cost = 0;
   if (definition?.kind === Kind.FRAGMENT_DEFINITION) {
-    const type = typeNamed(input.schema, definition.typeCondition.name.value, undefined);
+    const type = typeNamed(input.schema, definition.typeCondition.name.value);
     cost = OBJECT_COST + selectionCost(definition.selectionSet, type, input, fragments);
   }
   fragments.set(name, cost);
@@ -175,9 +167,9 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
   const definition = fieldDefinition(parent, field);
-  let own = OBJECT_COST + selectionCost(field.selectionSet, childType(definition), input, fragments);
-  if (definition && parent && listLengthRule(parent, definition) === 'page') own = Math.max(own, PAGE_ITEM_FLOOR);
-  return own * Math.max(listLength(field, definition, input), 1);
+  const rule = definition && parent ? listLengthRule(parent, definition) : undefined;
+  const own = OBJECT_COST + selectionCost(field.selectionSet, compositeType(definition && getNamedType(definition.type)), input, fragments);
+  return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
 }
 
 /** The cost of the operation the request runs (undefined when the document does not name one clearly). */
@@ -194,62 +186,27 @@ export function operationCost(
   return selectionCost(operation.selectionSet, root, input, new Map()) / DEPTH_FACTOR;
 }
 
-/** The cost of the operation when it is over `maxCost`; undefined when it is within it. */
-export function costOverLimit(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Readonly<Record<string, unknown>> | null | undefined,
-  maxCost: number,
-): number | undefined {
-  const cost = operationCost(schema, document, operationName, variables);
-  return cost !== undefined && cost > maxCost ? cost : undefined;
-}
-
-/**
- * Whether an operation is one a caller sent to /graphql: both handlers put the request's
- * parameters in the context of every operation they run. Operations the gateway runs itself
- * (REST routes, webhook and live-event payloads) carry none.
- */
-function isCallerDocument(context: unknown): boolean {
-  return typeof context === 'object' && context !== null && 'params' in context;
-}
+/** What onExecute and onSubscribe both get. */
+type OperationStart = { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void };
 
 /**
  * Refuses a document sent to /graphql whose cost, with the request's variables, is over
  * `maxCost`, before anything runs. It is checked as the operation starts, not as a validation
  * rule: yoga caches validation by document, and the same document costs differently with
- * different variables. Operations the gateway runs itself (REST routes, webhook payloads) carry
- * no yoga request parameters and are trusted. A batch's operations are also held to `maxCost`
- * together, before any of them starts (batch-admission.ts).
+ * different variables. Operations the gateway runs itself (REST routes, webhook and live-event
+ * payloads) carry no yoga request parameters in their context and are trusted. A batch's
+ * operations are also held to `maxCost` together, before any of them starts (batch-admission.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
-  const refusal = (cost: number) =>
-    new GraphQLError(
-      options.exposeLimits ? `Query Cost limit of ${options.maxCost} exceeded, found ${Math.ceil(cost)}.` : 'Query cost limit exceeded.',
-      // The status of a refused document: 400 under application/graphql-response+json, 200 under application/json.
-      { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } } },
-    );
-  const check = (args: {
-    schema: GraphQLSchema;
-    document: DocumentNode;
-    operationName?: string | null;
-    variableValues?: Readonly<Record<string, unknown>> | null;
-    contextValue: unknown;
-  }): GraphQLError | undefined => {
-    if (!isCallerDocument(args.contextValue)) return undefined;
-    const cost = costOverLimit(args.schema, args.document, args.operationName, args.variableValues, options.maxCost);
-    return cost === undefined ? undefined : refusal(cost);
+  const refuseOverLimit = ({ args, setResultAndStopExecution }: OperationStart) => {
+    const context = args.contextValue;
+    if (typeof context !== 'object' || context === null || !('params' in context)) return;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    if (cost === undefined || cost <= options.maxCost) return;
+    const message = options.exposeLimits ? `Query Cost limit of ${options.maxCost} exceeded, found ${Math.ceil(cost)}.` : 'Query cost limit exceeded.';
+    // The status of a refused document: 400 under application/graphql-response+json, 200 under application/json.
+    const extensions = { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } };
+    setResultAndStopExecution({ errors: [new GraphQLError(message, { extensions })] });
   };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-  };
+  return { onExecute: refuseOverLimit, onSubscribe: refuseOverLimit };
 }
-

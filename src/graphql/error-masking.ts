@@ -6,35 +6,26 @@ import { httpExtensionOf } from '../shared/http/failure.js';
 /** Called with the original error whenever an internal failure is hidden from the caller. */
 export type UnexpectedErrorSink = (error: unknown) => void;
 
-function isExpected(error: GraphQLError): boolean {
-  const original = error.originalError;
-  return original === undefined || original === null || original instanceof GraphQLError;
-}
-
-/** The error itself when it may be shown, otherwise its masked replacement. */
-export type MaskError = (error: unknown, message: string) => Error;
-
 /** The request id of the operation an error came from, set by requestIdPlugin before yoga masks the error. */
 const requestIds = new WeakMap<object, string>();
 
 /**
- * yoga's maskError: anything that is not one of our coded GraphQLErrors becomes a generic
- * INTERNAL_SERVER_ERROR (no message, stack, SQL or path) carrying the request id to quote, and
- * the original goes to the log. A database that is busy, out of reach, full or read-only is no
- * fault of ours or the caller's: it becomes SERVICE_UNAVAILABLE (503).
+ * yoga's maskError: anything but our coded GraphQLErrors becomes a generic INTERNAL_SERVER_ERROR
+ * (no message, stack, SQL or path) carrying the request id to quote, and the original is logged;
+ * a database that is busy, out of reach, full or read-only becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
-export function maskErrorWith(sink: UnexpectedErrorSink): MaskError {
-  return (error: unknown, message: string): Error => {
-    if (error instanceof GraphQLError && isExpected(error)) return error;
+export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, message: string) => Error {
+  return (error, message) => {
     const located = error instanceof GraphQLError ? error : undefined;
+    if (located && (located.originalError == null || located.originalError instanceof GraphQLError)) return located;
     const unavailable = databaseUnavailableError(error, located);
     if (unavailable) {
       // `extensions.http` gives the answer to /graphql the status and headers of a 503 (and is left out of the body).
       (unavailable.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
       return unavailable;
     }
-    sink(error instanceof GraphQLError ? (error.originalError ?? error) : error);
+    sink(located?.originalError ?? error);
     const requestId = typeof error === 'object' && error !== null ? requestIds.get(error) : undefined;
     return new GraphQLError(message, {
       nodes: located?.nodes ?? null,

@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
-import './types/scalars.js';
+import { learnNodeTypes } from './global-id.js';
 import './types/license.js';
 import './types/staff.js';
 import './types/timesheet.js';
@@ -8,17 +8,12 @@ import './types/event-subscription.js';
 import './types/subscriber.js';
 import './types/customer.js';
 import './types/site.js';
-import './types/site-timesheets.js';
-import './types/nodes.js';
-import './mutations/create-event-subscription.js';
-import './mutations/update-event-subscription.js';
-import './mutations/delete-event-subscription.js';
 import './types/webhook-event.js';
 import './types/delivery.js';
-import './mutations/redeliver.js';
 import './subscriptions/events.js';
 
 export const schema = builder.toSchema();
+learnNodeTypes(schema);
 
 /** The SDL committed as schema/schema.graphql. */
 export function printedSchema(): string {

@@ -1,5 +1,5 @@
 import { badInput, notFound } from '../shared/errors.js';
-import { toUtcIso } from '../graphql/types/scalars.js';
+import { normaliseDateTime } from '../import/date-time.js';
 import { MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
 
 /** Record ids are 32-bit (PostgreSQL integer columns, GraphQL Int). */
@@ -55,7 +55,7 @@ function checkedValue(param: QueryParam, value: string): string | number {
     case 'pageSize':
       return positiveInt(value, param.name);
     case 'dateTime': {
-      const iso = toUtcIso(value);
+      const iso = normaliseDateTime(value);
       if (iso === null) throw badInput(`${param.name} must be an ISO 8601 date-time with a time zone`);
       return iso;
     }

@@ -1,12 +1,8 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode } from 'graphql';
 import * as operations from '../generated/operations.js';
-import { DEFAULT_CUSTOMER_PAGE_SIZE } from '../graphql/types/customer.js';
-import { DEFAULT_DELIVERY_PAGE_SIZE } from '../graphql/types/delivery.js';
-import { DEFAULT_SITE_PAGE_SIZE } from '../graphql/types/site.js';
-import { DEFAULT_LICENSE_PAGE_SIZE, DEFAULT_STAFF_PAGE_SIZE } from '../graphql/types/staff.js';
-import { DEFAULT_TIMESHEET_PAGE_SIZE } from '../graphql/types/timesheet.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
 import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
 import type { DataShape } from './result-shape.js';
 
@@ -67,8 +63,6 @@ interface RouteRow extends Pick<RestRoute, 'method' | 'path' | 'summary' | 'keyT
   body?: 'json' | 'none';
   /** Each path parameter and the variable its record id binds. */
   params?: Record<string, string>;
-  /** The list's default page size: a `page` route takes the page parameters and a cursor body. */
-  pageSize?: number;
   /** Query filters, each binding the variable of its name. */
   filters?: QueryParam[];
   /** Variables bound otherwise (from a header). */
@@ -82,19 +76,19 @@ function pageVariables(q: QueryValues): Record<string, unknown> {
 }
 
 /**
- * One route from its row. A new list is one row: its path, operation, summary, key type, filters,
- * page size and where its result holds the records.
+ * One route from its row. A new list is one row: its path, operation, summary, key type, filters
+ * and where its result holds the records.
  */
 function route(row: RouteRow): RestRoute {
-  const { params = {}, filters = [], pageSize, variables, ...described } = row;
+  const { params = {}, filters = [], variables, ...described } = row;
+  // A `page` route takes the page parameters (one default size for every list) and a cursor body.
   const paged = row.data.shape === 'page';
-  if (paged !== (pageSize !== undefined)) throw new Error(`${row.method} ${row.path}: a page route, and only one, has a pageSize`);
   return {
     ...described,
     operation: row.operation as RestRoute['operation'],
     successStatus: row.successStatus ?? 200,
     body: row.body ?? (paged ? 'cursor' : 'none'),
-    query: pageSize === undefined ? filters : [...filters, ...pageParams(pageSize)],
+    query: paged ? [...filters, ...pageParams(DEFAULT_PAGE_SIZE)] : filters,
     variables: (input) => ({
       ...Object.fromEntries(Object.entries(params).map(([param, variable]) => [variable, recordId(input.params[param], param)])),
       ...Object.fromEntries(filters.map(({ name }) => [name, input.query.get(name)])),
@@ -113,7 +107,6 @@ export const routes: RestRoute[] = [
     keyType: 'developer',
     params: { id: 'employeeId' },
     filters: [{ name: 'licenseNumber', kind: 'text', description: 'Only the license with exactly this number.' }],
-    pageSize: DEFAULT_LICENSE_PAGE_SIZE,
     data: { at: ['staff', 'licenses'], shape: 'page' },
   }),
   route({
@@ -183,7 +176,6 @@ export const routes: RestRoute[] = [
     // Reached by id within the key's company (deleted subscriptions included, so their cancelled
     // deliveries stay visible); a timesheet key is refused (403) as on every developer route.
     params: { id: 'id' },
-    pageSize: DEFAULT_DELIVERY_PAGE_SIZE,
     data: { at: ['subscriptionDeliveries'], shape: 'page' },
   }),
   route({
@@ -212,7 +204,6 @@ export const routes: RestRoute[] = [
       { name: 'to', kind: 'dateTime', description: 'Only entries scheduled to start before this time.' },
       { name: 'modifiedSince', kind: 'dateTime', description: 'Only entries created or changed at or after this time (incremental sync: pass the time noted before the previous read).' },
     ],
-    pageSize: DEFAULT_TIMESHEET_PAGE_SIZE,
     data: { at: ['timesheets'], shape: 'page' },
   }),
   route({
@@ -226,7 +217,6 @@ export const routes: RestRoute[] = [
       { name: 'employeeReferenceNumber', kind: 'text', description: 'Only staff with exactly this reference number.' },
       { name: 'email', kind: 'text', description: 'Only staff with exactly this email address (case matters).' },
     ],
-    pageSize: DEFAULT_STAFF_PAGE_SIZE,
     data: { at: ['staffs'], shape: 'page' },
   }),
   route({
@@ -253,7 +243,6 @@ export const routes: RestRoute[] = [
     operation: operations.CustomersDocument,
     summary: "The customers in the key's scope, a page at a time",
     keyType: 'either',
-    pageSize: DEFAULT_CUSTOMER_PAGE_SIZE,
     data: { at: ['customers'], shape: 'page' },
   }),
   route({
@@ -263,7 +252,6 @@ export const routes: RestRoute[] = [
     summary: "The sites in the key's scope, a page at a time",
     keyType: 'either',
     filters: [{ name: 'customerId', kind: 'id', description: "Only this customer's sites." }],
-    pageSize: DEFAULT_SITE_PAGE_SIZE,
     data: { at: ['sites'], shape: 'page' },
   }),
 ];

@@ -69,7 +69,7 @@ function waysIn(target: GraphQLSchema, type: GraphQLNamedType): { parent: Parent
  * the field declares the scope, or its parent type carries the same scope and runs it on that
  * field (or is itself checked on entry), or its parent is an unscoped non-root type (a connection,
  * an edge) whose own ways in all check it. `node`/`nodes` load through the type's `load`, which is
- * `scopedNodeLoad` with the scope (test/graphql/node.test.ts and the key-type matrices pin it).
+ * `scopedNode` with the scope (test/graphql/node.test.ts and the key-type matrices pin it).
  */
 export function uncheckedWaysIn(target: GraphQLSchema, type: GraphQLNamedType, scope: unknown, seen = new Set<string>()): string[] {
   if (seen.has(type.name)) return [];

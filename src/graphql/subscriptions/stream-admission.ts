@@ -11,31 +11,23 @@ const SUBSCRIPTION_BYTES = Buffer.from('subscription');
 const ESCAPE_BYTES = Buffer.from('\\u');
 
 /**
- * Whether a JSON body may hold the word `subscription` in one of its strings. A JSON string
- * spells a letter either as itself or as a `\u` escape (its other escapes stand for
- * punctuation and white space), so a body with neither cannot, and is not parsed here.
+ * The documents a /graphql request carries: `query` of the URL and of the JSON body (one or a
+ * batch). A JSON string spells a letter either as itself or as a `\u` escape (its other escapes
+ * stand for punctuation and white space), so a body with neither cannot mention `subscription`,
+ * and is not parsed here.
  */
-function mayMentionSubscription(body: Buffer): boolean {
-  return body.includes(SUBSCRIPTION_BYTES) || body.includes(ESCAPE_BYTES);
-}
-
-/** The documents a /graphql request carries: `query` of the JSON body (one or a batch) and of the URL. */
 function documentsOf(req: IncomingMessage, body: Buffer | undefined): string[] {
-  const documents: string[] = [];
-  if (req.url?.includes('?')) {
-    const fromUrl = new URL(req.url, 'http://localhost').searchParams.get('query');
-    if (fromUrl !== null) documents.push(fromUrl);
+  const fromUrl = req.url?.includes('?') ? new URL(req.url, 'http://localhost').searchParams.get('query') : null;
+  const documents = fromUrl === null ? [] : [fromUrl];
+  if (!body?.includes(SUBSCRIPTION_BYTES) && !body?.includes(ESCAPE_BYTES)) return documents;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return documents;
   }
-  if (body !== undefined && body.length > 0 && mayMentionSubscription(body)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      return documents;
-    }
-    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (isPlainObject(item) && typeof item.query === 'string') documents.push(item.query);
-    }
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (isPlainObject(item) && typeof item.query === 'string') documents.push(item.query);
   }
   return documents;
 }
@@ -57,9 +49,8 @@ const BEARER = /^Bearer[ ]+(\S+)$/i;
 /**
  * Decides, before yoga sees a /graphql request, whether it opens a live stream, and if so takes
  * a slot for it (src/webhooks/live-streams.ts), so a stream over the caps is refused with a plain
- * 429 rather than an event stream carrying an error. Deliberately broad: any subscription
- * operation in the request counts, whichever operation is selected; a request counted that
- * turns out to run a query holds its slot only until it is answered.
+ * 429 rather than an event stream carrying an error. Any subscription operation in the request
+ * counts, whichever is selected; a query counted so holds its slot only until it is answered.
  */
 export class StreamAdmission {
   constructor(
@@ -68,10 +59,7 @@ export class StreamAdmission {
     private readonly maxTokens: number,
   ) {}
 
-  /**
-   * A ticket for a request that asks for a subscription (already authenticated), else undefined:
-   * at once for the requests that do not (nearly all), a promise for those that do.
-   */
+  /** A ticket for an authenticated request that asks for a subscription; undefined, at once, for the others (nearly all). */
   admit(req: IncomingMessage, res: ServerResponse, principal: Principal, body: Buffer | undefined): Promise<LiveTicket> | undefined {
     if (!documentsOf(req, body).some((document) => hasSubscription(document, this.maxTokens))) return undefined;
     return this.ticketFor(req, res, principal);

@@ -1,16 +1,12 @@
 import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
-import { customerPage, loadCustomers, type CustomerRecord } from '../../repositories/customers.js';
+import { customerPage, loadCustomers } from '../../repositories/customers.js';
 import { builder } from '../builder.js';
-import { ANY_KEY, scopedNodeLoad } from './access.js';
-
-export const DEFAULT_CUSTOMER_PAGE_SIZE = DEFAULT_PAGE_SIZE;
+import { ANY_KEY, scopedNode } from './access.js';
 
 export const Customer = builder.loadableNode('Customer', {
   description:
     'A customer of the calling key’s company; a timesheet key sees its own customers, or those of its sites, or all when it has neither.',
-  authScopes: ANY_KEY,
-  id: { resolve: (customer: CustomerRecord) => customer.customerApiId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Customer', ANY_KEY, loadCustomers),
+  ...scopedNode('Customer', ANY_KEY, loadCustomers, (customer) => customer.customerApiId),
   fields: (t) => ({
     customerApiId: t.exposeInt('customerApiId'),
     customerName: t.exposeString('customerName'),
@@ -25,7 +21,7 @@ builder.queryField('customers', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_CUSTOMER_PAGE_SIZE },
+        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
         codec: context.services.cursors,
         fetch: (page) => customerPage(context.services.db, context.principal, page),
         keyOf: (c) => c.customerApiId,

@@ -1,21 +1,22 @@
-import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
-import { attemptsOf, deliveryPage, type AttemptRecord, type DeliveryRecord } from '../../repositories/webhook-deliveries.js';
-import { subscriptionOfCompany } from '../../repositories/subscriptions.js';
-import { notFound } from '../../shared/errors.js';
-import type { ConnectionArgs } from '../../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, keysetConnection, type ConnectionArgs } from '../../shared/pagination/keyset.js';
+import {
+  attemptsOf,
+  deliveryPage,
+  findDelivery,
+  requeueDelivery,
+  type AttemptRecord,
+  type DeliveryRecord,
+} from '../../repositories/webhook-deliveries.js';
+import { loadSubscriptions, subscriptionOfCompany } from '../../repositories/subscriptions.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
 import { listCap } from '../cost.js';
 import { DEVELOPER_ONLY } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
-/**
- * The most attempts a delivery shows: its latest. A schedule of the default seven retries makes
- * eight attempts a run, and each redelivery starts another run, so without a cap the list grows
- * with every redelivery.
- */
+/** The most attempts a delivery shows, its latest: each redelivery starts another run of up to eight (seven retries). */
 export const MAX_DELIVERY_ATTEMPTS_SHOWN = 50;
-export const DEFAULT_DELIVERY_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt').implement({
   description: 'One HTTP attempt of a delivery.',
@@ -30,7 +31,7 @@ const DeliveryAttempt = builder.objectRef<AttemptRecord>('WebhookDeliveryAttempt
   }),
 });
 
-export const Delivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').implement({
+const Delivery = builder.objectRef<DeliveryRecord>('WebhookDelivery').implement({
   description: 'One event sent (or to be sent) to one subscription.',
   fields: (t) => ({
     deliveryId: t.exposeInt('deliveryId'),
@@ -58,7 +59,7 @@ function deliveryLog(subscriptionId: number, args: ConnectionArgs, context: Grap
   const { db, cursors } = context.services;
   return keysetConnection({
     args,
-    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_DELIVERY_PAGE_SIZE },
+    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
     codec: cursors,
     fetch: (page) => deliveryPage(db, subscriptionId, page),
     keyOf: (d) => d.deliveryId,
@@ -89,6 +90,47 @@ builder.queryField('subscriptionDeliveries', (t) =>
         throw notFound(`Subscription ${args.subscriptionId} not found`);
       }
       return deliveryLog(args.subscriptionId, args, context);
+    },
+  }),
+);
+
+const RedeliverInput = builder.inputType('RedeliverWebhookInput', {
+  fields: (t) => ({
+    subscriptionId: t.int({ required: true }),
+    deliveryId: t.int({ required: true }),
+  }),
+});
+
+const RedeliverPayload = builder.objectRef<{ subscriptionId: number; deliveryId: number }>('RedeliverWebhookPayload').implement({
+  fields: (t) => ({
+    delivery: t.field({
+      type: Delivery,
+      resolve: async (payload, _args, context) => {
+        const delivery = await findDelivery(context.services.db, payload.subscriptionId, payload.deliveryId);
+        if (!delivery) throw notFound(`Delivery ${payload.deliveryId} not found`);
+        return delivery;
+      },
+    }),
+  }),
+});
+
+builder.mutationField('redeliverWebhook', (t) =>
+  t.field({
+    type: RedeliverPayload,
+    nullable: true,
+    authScopes: DEVELOPER_ONLY,
+    description: 'Queues a delivery again, due now, with the same webhook-id and body; the retry schedule starts over.',
+    args: { input: t.arg({ type: RedeliverInput, required: true }) },
+    resolve: async (_root, { input }, context) => {
+      const { db, now } = context.services;
+      // Same scoping as the subscription: outside the caller's company it does not exist.
+      const [subscription] = await loadSubscriptions(db, context.principal, [input.subscriptionId]);
+      if (!subscription) throw notFound(`Subscription ${input.subscriptionId} not found`);
+      const delivery = await findDelivery(db, subscription.subscriptionId, input.deliveryId);
+      if (!delivery) throw notFound(`Delivery ${input.deliveryId} not found`);
+      if (!subscription.isActive) throw conflict(`Subscription ${subscription.subscriptionId} is not active; activate it first`);
+      await requeueDelivery(db, delivery.deliveryId, now());
+      return { subscriptionId: subscription.subscriptionId, deliveryId: delivery.deliveryId };
     },
   }),
 );

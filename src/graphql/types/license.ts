@@ -1,6 +1,6 @@
 import { loadLicenses, type LicenseRecord } from '../../repositories/licenses.js';
 import { builder } from '../builder.js';
-import { DEVELOPER_ONLY, SCOPE_CHECKED_ON_ENTRY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, SCOPE_CHECKED_ON_ENTRY, scopedNode } from './access.js';
 
 const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSecurityLicenseInfo').implement({
   description: 'The license as the employee record sees it (docs/rest-api.md, Security license).',
@@ -14,9 +14,7 @@ const EmployeeSecurityLicenseInfo = builder.objectRef<LicenseRecord>('EmployeeSe
 
 export const License = builder.loadableNode('License', {
   description: 'A security license on file for one employee (docs/rest-api.md, Security license).',
-  authScopes: DEVELOPER_ONLY,
-  id: { resolve: (license: LicenseRecord) => license.securityLicenseId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('License', DEVELOPER_ONLY, loadLicenses),
+  ...scopedNode('License', DEVELOPER_ONLY, loadLicenses, (license) => license.securityLicenseId),
   fields: (t) => ({
     securityLicenseId: t.exposeInt('securityLicenseId', SCOPE_CHECKED_ON_ENTRY),
     employeeId: t.exposeInt('employeeId', SCOPE_CHECKED_ON_ENTRY),

@@ -1,19 +1,14 @@
-import DataLoader from 'dataloader';
-import { buildConnection, DEFAULT_PAGE_SIZE, keysetConnection, readConnectionArgs } from '../../shared/pagination/keyset.js';
-import { firstSitesOfCustomers, loadSites, sitePage, type SiteRecord } from '../../repositories/sites.js';
-import type { GraphQLContext } from '../context.js';
+import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
+import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/sites.js';
 import { builder } from '../builder.js';
-import { ANY_KEY, scopedNodeLoad } from './access.js';
+import { ANY_KEY, scopedNode } from './access.js';
 import { Customer } from './customer.js';
-
-export const DEFAULT_SITE_PAGE_SIZE = DEFAULT_PAGE_SIZE;
+import { childConnection } from './first-pages.js';
 
 export const Site = builder.loadableNode('Site', {
   description:
     'A site of a customer of the calling key’s company; a timesheet key sees its own sites, or those of its customers, or all when it has neither.',
-  authScopes: ANY_KEY,
-  id: { resolve: (site: SiteRecord) => site.siteApiId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Site', ANY_KEY, loadSites),
+  ...scopedNode('Site', ANY_KEY, loadSites, (site) => site.siteApiId),
   fields: (t) => ({
     siteApiId: t.exposeInt('siteApiId'),
     siteName: t.exposeString('siteName'),
@@ -44,12 +39,7 @@ builder.queryField('sites', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: {
-          kind: 'site',
-          owner: context.principal.companyId,
-          filter: customerFilter(args.customerId),
-          defaultSize: DEFAULT_SITE_PAGE_SIZE,
-        },
+        list: { kind: 'site', owner: context.principal.companyId, filter: customerFilter(args.customerId), defaultSize: DEFAULT_PAGE_SIZE },
         codec: context.services.cursors,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         keyOf: (s) => s.siteApiId,
@@ -57,47 +47,22 @@ builder.queryField('sites', (t) =>
   }),
 );
 
-/** Per request and page size: the first sites of every customer on a customer page, in one batch. */
-const firstSitesLoaders = new WeakMap<GraphQLContext, Map<number, DataLoader<number, SiteRecord[]>>>();
-
-function firstSitesLoader(context: GraphQLContext, size: number): DataLoader<number, SiteRecord[]> {
-  let bySize = firstSitesLoaders.get(context);
-  if (!bySize) {
-    bySize = new Map();
-    firstSitesLoaders.set(context, bySize);
-  }
-  let loader = bySize.get(size);
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const sites = await firstSitesOfCustomers(context.services.db, context.principal, ids, size);
-      return ids.map((id) => sites.get(id) ?? []);
-    });
-    bySize.set(size, loader);
-  }
-  return loader;
-}
+const customerSites = childConnection((context, customerIds, size: number) =>
+  firstSitesOfCustomers(context.services.db, context.principal, customerIds, size),
+);
 
 // The customer was loaded through its scoped loader; its sites are narrowed by the site rule too.
 builder.objectField(Customer, 'sites', (t) =>
   t.connection({
     type: Site,
     description: 'The customer’s sites within the calling key’s scope, by siteApiId.',
-    resolve: async (customer, args, context) => {
-      const list = {
-        kind: 'customer-site',
-        owner: customer.customerApiId,
-        filter: String(customer.customerApiId),
-        defaultSize: DEFAULT_SITE_PAGE_SIZE,
-      };
-      const codec = context.services.cursors;
-      const keyOf = (s: SiteRecord) => s.siteApiId;
-      const page = readConnectionArgs(args, list, codec);
-      if (page.from === null && page.direction === 'forward') {
-        // The first page of each customer's sites: batched across the customers of the request.
-        const rows = await firstSitesLoader(context, page.size).load(customer.customerApiId);
-        return buildConnection([...rows], page, list, keyOf, codec);
-      }
-      return keysetConnection<SiteRecord>({ args, list, codec, keyOf, fetch: (p) => sitePage(context.services.db, context.principal, p) });
-    },
+    resolve: (customer, args, context) =>
+      customerSites(context, customer.customerApiId, {
+        args,
+        list: { kind: 'customer-site', owner: customer.customerApiId, filter: String(customer.customerApiId), defaultSize: DEFAULT_PAGE_SIZE },
+        keyOf: (s) => s.siteApiId,
+        fetch: (page) => sitePage(context.services.db, context.principal, page),
+        readWith: (page) => page.size,
+      }),
   }),
 );

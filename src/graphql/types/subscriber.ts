@@ -1,20 +1,20 @@
-import { buildConnection, DEFAULT_PAGE_SIZE, keysetConnection, type KeysetPage } from '../../shared/pagination/keyset.js';
-import { eventFiltersOf, loadSubscribers, type EventFilterRecord, type SubscriberRecord } from '../../repositories/subscribers.js';
-import { subscriptionsOf, type SubscriptionRecord } from '../../repositories/subscriptions.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
+import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
+import { subscriptionsOf } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { listCap } from '../cost.js';
 import { EVENT_CATALOG } from '../../webhooks/catalog.js';
-import { DEVELOPER_ONLY, scopedNodeLoad } from './access.js';
+import { DEVELOPER_ONLY, recordField, scopedNode } from './access.js';
 import { EventSubscription } from './event-subscription.js';
 
 /**
  * The most subscriptions a subscriber's list returns when asked for no page: the default of
- * MAX_SUBSCRIPTIONS_PER_SUBSCRIBER. It is fixed rather than read from the configuration so that
- * the schema, and the cost it declares, is the same on every instance; a subscriber allowed more
- * has the rest behind the page's cursor.
+ * MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, fixed so that the schema and the cost it declares are the
+ * same on every instance; a subscriber allowed more has the rest behind the page's cursor.
  */
 export const MAX_SUBSCRIPTIONS_SHOWN = 1000;
-export const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
+
+const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').implement({
   description: 'An event/eventType pair a subscriber may subscribe a URI to.',
   fields: (t) => ({
     webhookSubscriberEventFilterId: t.exposeInt('webhookSubscriberEventFilterId'),
@@ -25,9 +25,7 @@ export const EventFilter = builder.objectRef<EventFilterRecord>('EventFilter').i
 
 export const Subscriber = builder.loadableNode('Subscriber', {
   description: 'A webhook subscriber of the calling key’s company.',
-  authScopes: DEVELOPER_ONLY,
-  id: { resolve: (s: SubscriberRecord) => s.subscriberId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Subscriber', DEVELOPER_ONLY, loadSubscribers),
+  ...scopedNode('Subscriber', DEVELOPER_ONLY, loadSubscribers, (s) => s.subscriberId),
   fields: (t) => ({
     subscriberId: t.exposeInt('subscriberId'),
     name: t.exposeString('name'),
@@ -43,27 +41,20 @@ export const Subscriber = builder.loadableNode('Subscriber', {
       type: EventSubscription,
       description: `The subscriber’s subscriptions by id; the first ${MAX_SUBSCRIPTIONS_SHOWN} when no page arguments are given.`,
       extensions: listCap(MAX_SUBSCRIPTIONS_SHOWN),
-      resolve: async (subscriber, args, context) => {
-        const { db, cursors } = context.services;
-        const list = { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE };
-        const keyOf = (s: SubscriptionRecord) => s.subscriptionId;
-        const fetch = (page: KeysetPage) => subscriptionsOf(db, context.principal, subscriber.subscriberId, page);
-        const paged = args.first != null || args.last != null || args.after != null || args.before != null;
-        if (paged) return keysetConnection({ args, list, codec: cursors, keyOf, fetch });
-        const all: KeysetPage = { direction: 'forward', from: null, size: MAX_SUBSCRIPTIONS_SHOWN, filter: null };
-        return buildConnection(await fetch(all), all, list, keyOf, cursors);
-      },
+      resolve: (subscriber, args, context) =>
+        keysetConnection({
+          args,
+          // A page as large as the cap when none is asked for; a cursor then keeps that size too.
+          list: { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: MAX_SUBSCRIPTIONS_SHOWN },
+          codec: context.services.cursors,
+          fetch: (page) => subscriptionsOf(context.services.db, context.principal, subscriber.subscriberId, page),
+          keyOf: (s) => s.subscriptionId,
+        }),
     }),
   }),
 });
 
-builder.queryField('subscriber', (t) =>
-  t.field({
-    type: Subscriber,
-    nullable: true,
-    authScopes: DEVELOPER_ONLY,
-    description: 'One webhook subscriber of the caller’s company (developer keys).',
-    args: { subscriberId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.subscriberId,
-  }),
-);
+recordField('subscriber', Subscriber, DEVELOPER_ONLY, {
+  arg: 'subscriberId',
+  description: 'One webhook subscriber of the caller’s company (developer keys).',
+});

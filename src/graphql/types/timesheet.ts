@@ -1,14 +1,20 @@
-import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText } from '../../shared/pagination/keyset.js';
-import { loadTimesheets, timesheetPage, type TimesheetFilter, type TimesheetRecord } from '../../repositories/timesheets.js';
+import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText, type KeysetPage } from '../../shared/pagination/keyset.js';
+import {
+  firstTimesheetsOfSites,
+  loadTimesheets,
+  timesheetPage,
+  type TimesheetFilter,
+  type TimesheetRecord,
+} from '../../repositories/timesheets.js';
 import { builder } from '../builder.js';
-import { SCOPE_CHECKED_ON_ENTRY, TIMESHEET_ONLY, scopedNodeLoad } from './access.js';
+import { recordField, SCOPE_CHECKED_ON_ENTRY, TIMESHEET_ONLY, scopedNode } from './access.js';
+import { childConnection } from './first-pages.js';
+import { Site } from './site.js';
 
 export const Timesheet = builder.loadableNode('Timesheet', {
   description:
     'One timesheet entry (docs/rest-api.md, Timesheet entry). Visible only when its company, customer and site are within the calling key.',
-  authScopes: TIMESHEET_ONLY,
-  id: { resolve: (timesheet: TimesheetRecord) => timesheet.timesheetId, parse: (id: string) => Number(id) },
-  load: scopedNodeLoad('Timesheet', TIMESHEET_ONLY, loadTimesheets),
+  ...scopedNode('Timesheet', TIMESHEET_ONLY, loadTimesheets, (timesheet) => timesheet.timesheetId),
   fields: (t) => {
     const text = (name: keyof TimesheetRecord & string) => t.exposeString(name as 'status', { ...SCOPE_CHECKED_ON_ENTRY, nullable: true });
     const time = (name: keyof TimesheetRecord & string) =>
@@ -60,20 +66,12 @@ export const Timesheet = builder.loadableNode('Timesheet', {
   },
 });
 
-builder.queryField('timesheet', (t) =>
-  t.field({
-    type: Timesheet,
-    nullable: true,
-    authScopes: TIMESHEET_ONLY,
-    description: 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).',
-    args: { timesheetId: t.arg.int({ required: true }) },
-    resolve: (_root, args) => args.timesheetId,
-  }),
-);
+recordField('timesheet', Timesheet, TIMESHEET_ONLY, {
+  arg: 'timesheetId',
+  description: 'One timesheet entry within the calling key’s company, customers and sites (timesheet keys).',
+});
 
-export const DEFAULT_TIMESHEET_PAGE_SIZE = DEFAULT_PAGE_SIZE;
-
-export const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
+const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   description: 'Timesheet list filters; all optional, all given ones must hold. A value outside the key’s scope matches nothing.',
   fields: (t) => ({
     siteId: t.int({ description: 'Entries of this site.' }),
@@ -90,7 +88,7 @@ export const TimesheetFilterInput = builder.inputType('TimesheetFilter', {
   }),
 });
 
-export const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'modifiedSince'] as const;
+const FILTER_KEYS = ['siteId', 'customerId', 'employeeId', 'status', 'from', 'to', 'modifiedSince'] as const;
 
 builder.queryField('timesheets', (t) =>
   t.connection({
@@ -99,20 +97,50 @@ builder.queryField('timesheets', (t) =>
     description:
       'The timesheet entries the calling key may read (its company, and its customers and sites when it has any), ordered by timesheetId. A cursor keeps the filter and page size it was issued with.',
     args: { filter: t.arg({ type: TimesheetFilterInput }) },
-    resolve: (_root, args, context) => {
+    resolve: (_root, args, context) =>
+      keysetConnection({
+        args,
+        list: { kind: 'timesheet', owner: context.principal.companyId, filter: filterText(args.filter, FILTER_KEYS), defaultSize: DEFAULT_PAGE_SIZE },
+        codec: context.services.cursors,
+        fetch: (page) => timesheetPage(context.services.db, context.principal, parseFilterText<TimesheetFilter>(page.filter), page),
+        keyOf: (row) => row.timesheetId,
+      }),
+  }),
+);
+
+const siteTimesheets = childConnection((context, siteIds, [size, filter]: [number, Omit<TimesheetFilter, 'siteId'>]) =>
+  firstTimesheetsOfSites(context.services.db, context.principal, siteIds, filter, size),
+);
+
+// The same list as Query.timesheets with the site as one more filter, so the timesheet key's
+// scope applies unchanged; the site itself stays readable with a developer key.
+builder.objectField(Site, 'timesheets', (t) =>
+  t.connection({
+    type: Timesheet,
+    // Nullable, so a developer key's FORBIDDEN here leaves the site it hangs from readable.
+    nullable: true,
+    authScopes: TIMESHEET_ONLY,
+    description:
+      'The site’s timesheet entries the calling key may read (timesheet keys), ordered by timesheetId; the filter narrows them further (a different siteId matches nothing).',
+    args: { filter: t.arg({ type: TimesheetFilterInput }) },
+    resolve: (site, args, context) => {
       const list = {
-        kind: 'timesheet',
-        owner: context.principal.companyId,
-        filter: filterText(args.filter, FILTER_KEYS),
-        defaultSize: DEFAULT_TIMESHEET_PAGE_SIZE,
+        kind: 'site-timesheet',
+        owner: site.siteApiId,
+        filter: filterText({ ...args.filter, siteId: undefined }, FILTER_KEYS),
+        defaultSize: DEFAULT_PAGE_SIZE,
       };
-      return keysetConnection({
+      const keyOf = (row: TimesheetRecord) => row.timesheetId;
+      if (args.filter?.siteId != null && args.filter.siteId !== site.siteApiId) {
+        return keysetConnection({ args, list, codec: context.services.cursors, keyOf, fetch: async () => [] });
+      }
+      const filterOf = (page: KeysetPage) => parseFilterText<Omit<TimesheetFilter, 'siteId'>>(page.filter);
+      return siteTimesheets(context, site.siteApiId, {
         args,
         list,
-        codec: context.services.cursors,
-        fetch: (page) =>
-          timesheetPage(context.services.db, context.principal, parseFilterText<TimesheetFilter>(page.filter), page),
-        keyOf: (row) => row.timesheetId,
+        keyOf,
+        fetch: (page) => timesheetPage(context.services.db, context.principal, { ...filterOf(page), siteId: site.siteApiId }, page),
+        readWith: (page) => [page.size, filterOf(page)],
       });
     },
   }),

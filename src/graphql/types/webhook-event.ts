@@ -3,7 +3,7 @@ import { builder } from '../builder.js';
 import { listCap } from '../cost.js';
 import { DEVELOPER_ONLY } from './access.js';
 
-export const WebhookEvent = builder.objectRef<CatalogEntry>('WebhookEvent').implement({
+const WebhookEvent = builder.objectRef<CatalogEntry>('WebhookEvent').implement({
   description: 'One event/eventType pair of the catalog that subscriptions and event filters may use.',
   fields: (t) => ({
     event: t.exposeString('event'),

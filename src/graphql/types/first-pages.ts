@@ -1,0 +1,52 @@
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
+import {
+  keysetConnection,
+  readConnectionArgs,
+  type Connection,
+  type ConnectionArgs,
+  type KeysetPage,
+  type ListIdentity,
+} from '../../shared/pagination/keyset.js';
+import type { GraphQLContext } from '../context.js';
+
+interface ChildList<T, W> {
+  args: ConnectionArgs;
+  list: ListIdentity;
+  keyOf: (row: T) => number;
+  /** Any page of one parent's list. */
+  fetch: (page: KeysetPage) => Promise<T[]>;
+  /** What the first page is read with (its size, its filter); parents whose first pages read alike share a batch. */
+  readWith: (page: KeysetPage) => W;
+}
+
+/**
+ * A list under each record of a page (a customer's sites, a site's timesheets) as a connection:
+ * the first pages of all the parents of a request are read in one batch by `readFirst`, one
+ * batch per request and `readWith`; any other page alone.
+ */
+export function childConnection<T, W>(
+  readFirst: (context: GraphQLContext, parentIds: readonly number[], readWith: W) => Promise<Map<number, T[]>>,
+): (context: GraphQLContext, parentId: number, options: ChildList<T, W>) => Promise<Connection<T>> {
+  const loaders = createContextCache(() => new Map<string, DataLoader<number, T[]>>());
+  const firstPage = (context: GraphQLContext, parentId: number, readWith: W) => {
+    const byReadWith = loaders(context);
+    const key = JSON.stringify(readWith);
+    let loader = byReadWith.get(key);
+    if (!loader) {
+      loader = new DataLoader(async (ids: readonly number[]) => {
+        const rows = await readFirst(context, ids, readWith);
+        return ids.map((id) => rows.get(id) ?? []);
+      });
+      byReadWith.set(key, loader);
+    }
+    return loader.load(parentId);
+  };
+  return async (context, parentId, options) => {
+    const codec = context.services.cursors;
+    const page = readConnectionArgs(options.args, options.list, codec);
+    const first = page.from === null && page.direction === 'forward';
+    const read = first ? { page, rows: [...(await firstPage(context, parentId, options.readWith(page)))] } : null;
+    return keysetConnection({ ...options, codec, read });
+  };
+}
