@@ -52,14 +52,6 @@ function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
   return { status, statusText: STATUS_CODES[status] ?? '', headers };
 }
 
-/**
- * The envelope's execute travels on the arguments graphql-http hands back to `execute`: a map
- * keyed by each request's context would keep the request's objects through the young
- * generation's collections (src/graphql/request-caches.ts tells why).
- */
-const ENVELOPE_EXECUTE = Symbol('envelope execute');
-type EnvelopedArgs = ExecutionArgs & { [ENVELOPE_EXECUTE]: (args: ExecutionArgs) => unknown };
-
 export type GraphQLHttpHandler = (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, body: Buffer | undefined) => Promise<void>;
 
 /**
@@ -71,6 +63,8 @@ export type GraphQLHttpHandler = (req: IncomingMessage, res: ServerResponse, ser
  * go into the context, so the cost limit applies (cost.ts).
  */
 export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
+  /** The envelope's execute, by the context it was built with. */
+  const executes = new WeakMap<object, (args: ExecutionArgs) => unknown>();
   const handle = createHandler<IncomingMessage, Exchange, Record<string, unknown>>({
     async onSubscribe(req, params) {
       const { parse, validate, contextFactory, execute, schema } = yoga.getEnveloped({ ...req.context.serverContext, params });
@@ -84,15 +78,16 @@ export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
       const errors = validate(schema, document);
       if (errors.length > 0) return errors;
       const contextValue = (await contextFactory()) as Record<string, unknown>;
-      const args: EnvelopedArgs = { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue, [ENVELOPE_EXECUTE]: execute };
+      const args = { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue };
       // No operation to run (several and none named, or an unknown name): graphql-js words the refusal.
       if (!getOperationAST(document, params.operationName)) {
         req.context.result = (await execute(args)) as ExecutionResult;
         return req.context.result.errors;
       }
+      executes.set(contextValue, execute);
       return args;
     },
-    execute: (args) => (args as EnvelopedArgs)[ENVELOPE_EXECUTE](args) as ReturnType<typeof import('graphql').execute>,
+    execute: (args) => executes.get(args.contextValue as object)!(args) as ReturnType<typeof import('graphql').execute>,
     onOperation(req, _args, result) {
       req.context.result = result;
     },
