@@ -140,13 +140,27 @@ function selectTimesheets(db: Db, principal: Principal) {
   return withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
 }
 
+/**
+ * loadTimesheets' statement for a key, a database and a number of ids, built by knex once
+ * (building it costs more CPU than running it): its text, and its bindings up to the ids, which
+ * come last.
+ */
+const loadStatements = new WeakMap<Principal, Map<number, { db: Db; sql: string; scope: readonly unknown[] }>>();
+
 /** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
 export async function loadTimesheets(
   db: Db,
   principal: Principal,
   ids: readonly number[],
 ): Promise<(TimesheetRecord | null)[]> {
-  const rows = await selectRows(db, selectTimesheets(db, principal).whereIn('t.timesheet_id', ids as number[]));
+  let statements = loadStatements.get(principal);
+  if (!statements) loadStatements.set(principal, (statements = new Map()));
+  let statement = statements.get(ids.length);
+  if (statement?.db !== db) {
+    const { sql, bindings } = selectTimesheets(db, principal).whereIn('t.timesheet_id', ids as number[]).toSQL();
+    statements.set(ids.length, (statement = { db, sql, scope: bindings.slice(0, bindings.length - ids.length) }));
+  }
+  const rows = await selectRows(db, { sql: statement.sql, bindings: [...statement.scope, ...ids] });
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
 }
 

@@ -105,11 +105,12 @@ export function statementsOf(q: Queryable): Statements {
 }
 
 /**
- * Runs a SELECT built with knex's query builder: on SQLite outside a transaction as above, on
- * PostgreSQL as a named statement, which each pooled connection parses and plans once.
+ * Runs a SELECT built with knex's query builder (or its text and bindings, from `toSQL()`): on
+ * SQLite outside a transaction as above, on PostgreSQL as a named statement, which each pooled
+ * connection parses and plans once.
  */
-export async function selectRows(q: Queryable, query: Knex.QueryBuilder): Promise<Row[]> {
-  const { sql, bindings } = query.toSQL();
+export async function selectRows(q: Queryable, query: Knex.QueryBuilder | { sql: string; bindings: readonly unknown[] }): Promise<Row[]> {
+  const { sql, bindings } = 'toSQL' in query ? query.toSQL() : query;
   return all(q, sql, bindings, true);
 }
 
