@@ -1,7 +1,7 @@
 import type { Tx } from '../shared/db/knex.js';
 import type { ImportChanges, LicenseChange } from './changes.js';
 import { emitDataEvents, newWebhookId, type RecordChange } from '../webhooks/outbox.js';
-import { anyActiveSubscriptionTo, insertLicenseEvents } from '../repositories/webhook-events-bulk.js';
+import { anyActiveSubscriptionTo, insertLicenseEvents } from '../repositories/webhook-events.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
 

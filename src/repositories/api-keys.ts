@@ -1,45 +1,24 @@
 import type { Db } from '../shared/db/knex.js';
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { selectRows } from '../shared/db/statements.js';
 import { isKeyType, type KeyType } from '../shared/principal.js';
 
-export interface ApiKeyRecord {
-  id: number;
-  keyType: KeyType;
-  companyId: number;
-  customerIds: number[];
-  siteIds: number[];
-  name: string | null;
-  keyPrefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-interface ApiKeyRow {
-  id: number;
-  key_type: string;
-  company_id: number;
-  customer_ids: string;
-  site_ids: string;
-  name: string | null;
-  key_prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toRecord(row: ApiKeyRow): ApiKeyRecord {
-  if (!isKeyType(row.key_type)) throw new Error(`api key ${row.id} has unknown type`);
+function toRecord(row: Record<string, unknown>) {
+  if (!isKeyType(row.key_type)) throw new Error(`api key ${String(row.id)} has unknown type`);
   return {
     id: Number(row.id),
     keyType: row.key_type,
     companyId: Number(row.company_id),
-    customerIds: JSON.parse(row.customer_ids) as number[],
-    siteIds: JSON.parse(row.site_ids) as number[],
-    name: row.name,
-    keyPrefix: row.key_prefix,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
+    customerIds: JSON.parse(String(row.customer_ids)) as number[],
+    siteIds: JSON.parse(String(row.site_ids)) as number[],
+    name: row.name as string | null,
+    keyPrefix: String(row.key_prefix),
+    createdAt: String(row.created_at),
+    revokedAt: row.revoked_at as string | null,
   };
 }
+
+export type ApiKeyRecord = ReturnType<typeof toRecord>;
 
 export interface ApiKeyInsert {
   keyHash: string;
@@ -64,39 +43,35 @@ export async function insertApiKey(db: Db, key: ApiKeyInsert): Promise<ApiKeyRec
     created_at: new Date().toISOString(),
     revoked_at: null,
   };
-  const [inserted] = await db('api_keys').insert(row).returning('id');
-  const id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
-  return toRecord({ ...row, id });
+  const [inserted] = (await db('api_keys').insert(row).returning('id')) as { id: number }[];
+  return toRecord({ ...row, id: inserted!.id });
 }
 
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRecord | null> {
-  const row = (await db('api_keys').where({ key_hash: keyHash }).first()) as ApiKeyRow | undefined;
+  const row = (await db('api_keys').where({ key_hash: keyHash }).first()) as Record<string, unknown> | undefined;
   return row ? toRecord(row) : null;
 }
 
 export async function findApiKeyById(db: Db, id: number): Promise<ApiKeyRecord | null> {
-  const [row] = (await selectRows(db, db('api_keys').where({ id }).limit(1))) as unknown as ApiKeyRow[];
+  const [row] = await selectRows(db, db('api_keys').where({ id }).limit(1));
   return row ? toRecord(row) : null;
 }
 
 export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
-  const rows = (await db('api_keys').orderBy('id')) as ApiKeyRow[];
-  return rows.map(toRecord);
+  return ((await db('api_keys').orderBy('id')) as Record<string, unknown>[]).map(toRecord);
 }
 
 /** Marks a key revoked; true when a key was found that was not already revoked. */
 export async function revokeApiKey(db: Db, id: number): Promise<boolean> {
-  const count = await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() });
-  return count > 0;
+  return (await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() })) > 0;
 }
 
 /** Which of these keys exist and are not revoked (one query per 500 ids). */
 export async function activeApiKeyIds(db: Db, ids: readonly number[]): Promise<number[]> {
   const active: number[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = (await db('api_keys').whereIn('id', chunk).whereNull('revoked_at').select('id')) as { id: number }[];
-    for (const row of rows) active.push(Number(row.id));
+  for (const part of chunk(ids, ID_CHUNK)) {
+    const found = (await db('api_keys').whereIn('id', part).whereNull('revoked_at').pluck('id')) as number[];
+    active.push(...found.map(Number));
   }
   return active;
 }

@@ -6,14 +6,11 @@ import { alignById } from '../shared/db/columns.js';
 import { withinCustomerScope } from './tenant-scope.js';
 import { selectRows } from '../shared/db/statements.js';
 
-export interface CustomerRecord {
-  customerApiId: number;
-  customerName: string;
-}
-
-function toCustomer(row: Record<string, unknown>): CustomerRecord {
+function toCustomer(row: Record<string, unknown>) {
   return { customerApiId: Number(row.id), customerName: String(row.name) };
 }
+
+export type CustomerRecord = ReturnType<typeof toCustomer>;
 
 function selectCustomers(db: Db, principal: Principal) {
   return withinCustomerScope(db('customers as c').select('c.id', 'c.name'), { company: 'c.company_id', customer: 'c.id' }, principal);
@@ -26,6 +23,5 @@ export async function loadCustomers(db: Db, principal: Principal, ids: readonly 
 
 /** One keyset page of the customers in the key's scope, by id (size + 1 rows at most). */
 export async function customerPage(db: Db, principal: Principal, page: KeysetPage): Promise<CustomerRecord[]> {
-  const query = applyKeysetPage(selectCustomers(db, principal), 'c.id', page);
-  return (await selectRows(db, query)).map(toCustomer);
+  return (await selectRows(db, applyKeysetPage(selectCustomers(db, principal), 'c.id', page))).map(toCustomer);
 }

@@ -5,25 +5,9 @@ import { applyKeysetPage } from './keyset-page.js';
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { selectRows } from '../shared/db/statements.js';
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
 
-export interface LicenseRecord {
-  securityLicenseId: number;
-  employeeId: number;
-  companyId: number;
-  firstName: string | null;
-  lastName: string | null;
-  state: string | null;
-  licenseNumber: string | null;
-  status: string | null;
-  expiryDate: string | null;
-  reminder: number | null;
-  critical: boolean | null;
-  attachmentLink: string | null;
-  licenceSector: string | null;
-  isInvalidLicense: boolean | null;
-}
-
-function toLicense(row: Record<string, unknown>): LicenseRecord {
+function toLicense(row: Record<string, unknown>) {
   return {
     securityLicenseId: Number(row.security_license_id),
     employeeId: Number(row.employee_id),
@@ -42,6 +26,8 @@ function toLicense(row: Record<string, unknown>): LicenseRecord {
   };
 }
 
+export type LicenseRecord = ReturnType<typeof toLicense>;
+
 // Staff names travel with every license read, joined in the same statement.
 function selectLicenses(db: Db, companyId: number) {
   return withinCompany(
@@ -59,26 +45,16 @@ export async function loadLicenses(db: Db, principal: Principal, ids: readonly n
 }
 
 /** One keyset page of an employee's licenses, ordered by securityLicenseId (size + 1 rows at most). */
-export async function licensePage(
-  db: Db,
-  principal: Principal,
-  employeeId: number,
-  page: KeysetPage,
-): Promise<LicenseRecord[]> {
+export async function licensePage(db: Db, principal: Principal, employeeId: number, page: KeysetPage): Promise<LicenseRecord[]> {
   const query = selectLicenses(db, principal.companyId).where('l.employee_id', employeeId);
   if (page.filter !== null) query.where('l.license_number', page.filter);
-  const rows = await selectRows(db, applyKeysetPage(query, 'l.security_license_id', page));
-  return rows.map(toLicense);
+  return (await selectRows(db, applyKeysetPage(query, 'l.security_license_id', page))).map(toLicense);
 }
-
-/** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */
-const IDS_PER_STATEMENT = 500;
 
 /** The company owning each of these licenses (through its staff member); unknown ids are left out. */
 export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   const owners = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    const part = ids.slice(i, i + IDS_PER_STATEMENT);
+  for (const part of chunk(ids, ID_CHUNK)) {
     const rows = (await db('licenses as l')
       .join('staff as s', 's.id', 'l.employee_id')
       .whereIn('l.security_license_id', part)
@@ -89,19 +65,14 @@ export async function licenseCompanies(db: Queryable, ids: readonly number[]): P
 }
 
 /** What the expiry scan needs of a license. */
-export interface ExpiringLicense {
-  securityLicenseId: number;
-  expiryDate: string;
-  reminder: number | null;
-  companyId: number;
-}
+export type ExpiringLicense = Awaited<ReturnType<typeof licensesExpiringBy>>[number];
 
 /**
  * One keyset chunk of licenses with an expiry date on or before `horizon`, by id after `afterId`:
  * the candidates of the expiry scan, whose per-license rule is applied in code (date arithmetic
  * in SQL is not portable).
  */
-export async function licensesExpiringBy(db: Queryable, horizon: string, afterId: number, limit: number): Promise<ExpiringLicense[]> {
+export async function licensesExpiringBy(db: Queryable, horizon: string, afterId: number, limit: number) {
   const rows = (await db('licenses as l')
     .join('staff as s', 's.id', 'l.employee_id')
     .whereNotNull('l.expiry_date')

@@ -6,14 +6,7 @@ import { alignById } from '../shared/db/columns.js';
 import { withinSiteScope } from './tenant-scope.js';
 import { selectRows } from '../shared/db/statements.js';
 
-export interface SiteRecord {
-  siteApiId: number;
-  siteName: string;
-  customerApiId: number;
-  customerName: string;
-}
-
-function toSite(row: Record<string, unknown>): SiteRecord {
+function toSite(row: Record<string, unknown>) {
   return {
     siteApiId: Number(row.id),
     siteName: String(row.name),
@@ -21,6 +14,8 @@ function toSite(row: Record<string, unknown>): SiteRecord {
     customerName: String(row.customer_name),
   };
 }
+
+export type SiteRecord = ReturnType<typeof toSite>;
 
 // The customer's name travels with every site read, joined in the same statement.
 function selectSites(db: Db, principal: Principal) {
@@ -43,8 +38,7 @@ export async function loadSites(db: Db, principal: Principal, ids: readonly numb
 export async function sitePage(db: Db, principal: Principal, page: KeysetPage): Promise<SiteRecord[]> {
   const query = selectSites(db, principal);
   if (page.filter !== null) query.where('s.customer_id', Number(page.filter));
-  applyKeysetPage(query, 's.id', page);
-  return (await selectRows(db, query)).map(toSite);
+  return (await selectRows(db, applyKeysetPage(query, 's.id', page))).map(toSite);
 }
 
 /**
@@ -52,12 +46,7 @@ export async function sitePage(db: Db, principal: Principal, page: KeysetPage): 
  * statement: a customer list asking for each customer's first sites costs one query, not one per
  * customer.
  */
-export async function firstSitesOfCustomers(
-  db: Db,
-  principal: Principal,
-  customerIds: readonly number[],
-  size: number,
-): Promise<Map<number, SiteRecord[]>> {
+export async function firstSitesOfCustomers(db: Db, principal: Principal, customerIds: readonly number[], size: number): Promise<Map<number, SiteRecord[]>> {
   const ranked = selectSites(db, principal)
     .whereIn('s.customer_id', customerIds as number[])
     .select(db.raw('row_number() over (partition by s.customer_id order by s.id) as rn'));

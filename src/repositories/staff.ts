@@ -6,19 +6,7 @@ import { selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
-export interface StaffRecord {
-  employeeId: number;
-  companyId: number;
-  staffId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  employeeReferenceNumber: string | null;
-  email: string | null;
-  mobile: string | null;
-  subcontractorCompany: string | null;
-}
-
-function toStaff(row: Record<string, unknown>): StaffRecord {
+function toStaff(row: Record<string, unknown>) {
   return {
     employeeId: Number(row.id),
     companyId: Number(row.company_id),
@@ -31,6 +19,8 @@ function toStaff(row: Record<string, unknown>): StaffRecord {
     subcontractorCompany: toText(row.subcontractor_company),
   };
 }
+
+export type StaffRecord = ReturnType<typeof toStaff>;
 
 export async function loadStaff(db: Db, principal: Principal, ids: readonly number[]): Promise<(StaffRecord | null)[]> {
   const rows = await selectRows(db, withinCompany(db('staff').whereIn('id', ids as number[]), 'company_id', principal));
@@ -50,7 +40,5 @@ export async function staffPage(db: Db, principal: Principal, filter: StaffFilte
   if (filter.staffId !== undefined) query.where('staff_id', filter.staffId);
   if (filter.employeeReferenceNumber !== undefined) query.where('employee_reference_number', filter.employeeReferenceNumber);
   if (filter.email !== undefined) query.where('email', filter.email);
-  applyKeysetPage(query, 'id', page);
-  const rows = await selectRows(db, query);
-  return rows.map(toStaff);
+  return (await selectRows(db, applyKeysetPage(query, 'id', page))).map(toStaff);
 }

@@ -1,53 +1,29 @@
 import type { Db } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
-import { alignById, toText } from '../shared/db/columns.js';
+import { alignById, groupById, toText } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 
-export interface SubscriberRecord {
-  subscriberId: number;
-  companyId: number;
-  name: string;
+function toSubscriber(row: Record<string, unknown>) {
+  return { subscriberId: Number(row.id), companyId: Number(row.company_id), name: String(row.name) };
 }
 
-export interface EventFilterRecord {
-  webhookSubscriberEventFilterId: number;
-  subscriberId: number;
-  event: string;
-  eventType: string;
+function toEventFilter(row: Record<string, unknown>) {
+  const subscriberId = Number(row.subscriber_id);
+  return { webhookSubscriberEventFilterId: Number(row.id), subscriberId, event: String(row.event), eventType: String(row.event_type) };
 }
 
-export async function loadSubscribers(
-  db: Db,
-  principal: Principal,
-  ids: readonly number[],
-): Promise<(SubscriberRecord | null)[]> {
-  const rows = (await withinCompany(
-    db('subscribers').select('id', 'company_id', 'name').whereIn('id', ids as number[]),
-    'company_id',
-    principal,
-  )) as { id: number; company_id: number; name: string }[];
-  const records = rows.map((row) => ({ subscriberId: Number(row.id), companyId: Number(row.company_id), name: row.name }));
-  return alignById(ids, records, (s) => s.subscriberId);
+export type SubscriberRecord = ReturnType<typeof toSubscriber>;
+export type EventFilterRecord = ReturnType<typeof toEventFilter>;
+
+export async function loadSubscribers(db: Db, principal: Principal, ids: readonly number[]): Promise<(SubscriberRecord | null)[]> {
+  const query = withinCompany(db('subscribers').select('id', 'company_id', 'name').whereIn('id', ids as number[]), 'company_id', principal);
+  return alignById(ids, ((await query) as Record<string, unknown>[]).map(toSubscriber), (s) => s.subscriberId);
 }
 
 /** Event filters of subscribers already known to be in scope, grouped like the ids. */
 export async function eventFiltersOf(db: Db, subscriberIds: readonly number[]): Promise<EventFilterRecord[][]> {
-  const rows = (await db('event_filters')
-    .whereIn('subscriber_id', subscriberIds as number[])
-    .orderBy('id')) as { id: number; subscriber_id: number; event: string; event_type: string }[];
-  const grouped = new Map<number, EventFilterRecord[]>();
-  for (const row of rows) {
-    const filter = {
-      webhookSubscriberEventFilterId: Number(row.id),
-      subscriberId: Number(row.subscriber_id),
-      event: row.event,
-      eventType: row.event_type,
-    };
-    const list = grouped.get(filter.subscriberId) ?? [];
-    list.push(filter);
-    grouped.set(filter.subscriberId, list);
-  }
-  return subscriberIds.map((id) => grouped.get(id) ?? []);
+  const rows = (await db('event_filters').whereIn('subscriber_id', subscriberIds as number[]).orderBy('id')) as Record<string, unknown>[];
+  return groupById(subscriberIds, rows.map(toEventFilter), (filter) => filter.subscriberId);
 }
 
 /** A subscriber with its signing secrets and event filters, for an operator (never for an API caller). */

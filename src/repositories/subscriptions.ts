@@ -7,20 +7,7 @@ import { alignById, toBool } from '../shared/db/columns.js';
 import { withinCompany } from './tenant-scope.js';
 import { selectRows } from '../shared/db/statements.js';
 
-export interface SubscriptionRecord {
-  subscriptionId: number;
-  subscriberId: number;
-  companyId: number;
-  webhookSubscriberEventFilterId: number;
-  uri: string;
-  isActive: boolean;
-  event: string;
-  eventType: string;
-  createdDateTime: string;
-  modifiedDateTime: string;
-}
-
-function toSubscription(row: Record<string, unknown>): SubscriptionRecord {
+function toSubscription(row: Record<string, unknown>) {
   return {
     subscriptionId: Number(row.id),
     subscriberId: Number(row.subscriber_id),
@@ -35,6 +22,8 @@ function toSubscription(row: Record<string, unknown>): SubscriptionRecord {
   };
 }
 
+export type SubscriptionRecord = ReturnType<typeof toSubscription>;
+
 function selectSubscriptions(db: Queryable, principal: Principal) {
   return withinCompany(
     db('subscriptions as su')
@@ -47,11 +36,7 @@ function selectSubscriptions(db: Queryable, principal: Principal) {
   );
 }
 
-export async function loadSubscriptions(
-  db: Queryable,
-  principal: Principal,
-  ids: readonly number[],
-): Promise<(SubscriptionRecord | null)[]> {
+export async function loadSubscriptions(db: Queryable, principal: Principal, ids: readonly number[]): Promise<(SubscriptionRecord | null)[]> {
   const rows = await selectRows(db, selectSubscriptions(db, principal).whereIn('su.id', ids as number[]));
   return alignById(ids, rows.map(toSubscription), (s) => s.subscriptionId);
 }
@@ -65,16 +50,10 @@ export async function subscriptionOfCompany(db: Queryable, principal: Principal,
   return (await selectRows(db, query.select('su.id'))).length > 0;
 }
 
-/** A keyset page of a subscriber's subscriptions by id, or all of them when `page` is null. */
-export async function subscriptionsOf(
-  db: Db,
-  principal: Principal,
-  subscriberId: number,
-  page: KeysetPage,
-): Promise<SubscriptionRecord[]> {
+/** A keyset page of a subscriber's subscriptions by id. */
+export async function subscriptionsOf(db: Db, principal: Principal, subscriberId: number, page: KeysetPage): Promise<SubscriptionRecord[]> {
   const query = selectSubscriptions(db, principal).where('su.subscriber_id', subscriberId);
-  applyKeysetPage(query, 'su.id', page);
-  return (await selectRows(db, query)).map(toSubscription);
+  return (await selectRows(db, applyKeysetPage(query, 'su.id', page))).map(toSubscription);
 }
 
 /**
@@ -104,11 +83,7 @@ export async function insertSubscription(
   return Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
 }
 
-export async function updateSubscriptionRow(
-  trx: Tx,
-  id: number,
-  changes: { uri?: string; isActive?: boolean; now: string },
-): Promise<void> {
+export async function updateSubscriptionRow(trx: Tx, id: number, changes: { uri?: string; isActive?: boolean; now: string }): Promise<void> {
   const row: Record<string, unknown> = { modified_date_time: changes.now };
   if (changes.uri !== undefined) row.uri = changes.uri;
   if (changes.isActive !== undefined) row.is_active = changes.isActive;
@@ -128,10 +103,7 @@ export async function markSubscriptionDeleted(trx: Tx, id: number, now: string):
  * Subscriptions an event reaches: active, bound to this event/eventType pair, and owned by a
  * subscriber of the company that owns the record, so another company never sees it.
  */
-export async function activeSubscriptionIdsFor(
-  trx: Queryable,
-  match: { companyId: number; event: string; eventType: string },
-): Promise<number[]> {
+export async function activeSubscriptionIdsFor(trx: Queryable, match: { companyId: number; event: string; eventType: string }): Promise<number[]> {
   const rows = (await trx('subscriptions as su')
     .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
     .join('event_filters as f', 'f.id', 'su.event_filter_id')

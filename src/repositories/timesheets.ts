@@ -2,65 +2,17 @@ import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import { alignById, fromJson, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinTimesheetScope } from './tenant-scope.js';
-import { selectRows } from '../shared/db/statements.js';
+import { rowsOf, selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
-
-/** A timesheet entry with everything the contract derives from its site, customer and staff. */
-export interface TimesheetRecord {
-  timesheetId: number;
-  companyId: number;
-  siteId: number;
-  customerId: number;
-  customerName: string | null;
-  customerApiId: number;
-  siteName: string | null;
-  siteApiId: number;
-  staffId: string | null;
-  staffName: string | null;
-  employeeId: string;
-  employeeReferenceNumber: string | null;
-  email: string | null;
-  mobile: string | null;
-  subcontractorCompany: string | null;
-  entryType: string | null;
-  position: string | null;
-  service: string | null;
-  paygroup: string | null;
-  scheduledStartTime: string | null;
-  scheduledEndTime: string | null;
-  timeclockStartTime: string | null;
-  clockInCoordinates: unknown;
-  timeclockBreakStartTime: string | null;
-  timeclockBreakEndTime: string | null;
-  timeclockEndTime: string | null;
-  clockOutCoordinates: unknown;
-  staffSubmittedTimesheetTimes: unknown;
-  payStartTime: string | null;
-  payEndTime: string | null;
-  payBreakTime: number | null;
-  invoiceStartTime: string | null;
-  invoiceEndTime: string | null;
-  invoiceBreakTime: number | null;
-  notes: unknown;
-  allowances: unknown;
-  status: string | null;
-  approvedBy: string | null;
-  approvedDateTime: string | null;
-  customerApprovalStatus: string | null;
-  customerApprover: string | null;
-  customerApprovedDateTime: string | null;
-  lock: boolean | null;
-  scheduleNotes: unknown;
-}
 
 function staffName(first: unknown, last: unknown): string | null {
   const name = [first, last].filter((part) => typeof part === 'string' && part !== '').join(' ');
   return name === '' ? null : name;
 }
 
-function toTimesheet(row: Record<string, unknown>): TimesheetRecord {
+function toTimesheet(row: Record<string, unknown>) {
   return {
     timesheetId: Number(row.timesheet_id),
     companyId: Number(row.company_id),
@@ -109,6 +61,9 @@ function toTimesheet(row: Record<string, unknown>): TimesheetRecord {
   };
 }
 
+/** A timesheet entry with everything the contract derives from its site, customer and staff. */
+export type TimesheetRecord = ReturnType<typeof toTimesheet>;
+
 // Site, customer and staff travel with every timesheet read, joined in the same statement.
 // The joins are written as CROSS JOIN with their conditions in WHERE (the same inner join):
 // SQLite keeps that order, so timesheets drive and a list page walks timesheet_id (or the
@@ -148,11 +103,7 @@ function selectTimesheets(db: Db, principal: Principal) {
 const loadStatements = new WeakMap<Principal, Map<number, { db: Db; sql: string; scope: readonly unknown[] }>>();
 
 /** Loads timesheets by id with site, customer and staff joined in one statement, scoped to the key. */
-export async function loadTimesheets(
-  db: Db,
-  principal: Principal,
-  ids: readonly number[],
-): Promise<(TimesheetRecord | null)[]> {
+export async function loadTimesheets(db: Db, principal: Principal, ids: readonly number[]): Promise<(TimesheetRecord | null)[]> {
   let statements = loadStatements.get(principal);
   if (!statements) loadStatements.set(principal, (statements = new Map()));
   let statement = statements.get(ids.length);
@@ -160,7 +111,7 @@ export async function loadTimesheets(
     const { sql, bindings } = selectTimesheets(db, principal).whereIn('t.timesheet_id', ids as number[]).toSQL();
     statements.set(ids.length, (statement = { db, sql, scope: bindings.slice(0, bindings.length - ids.length) }));
   }
-  const rows = await selectRows(db, { sql: statement.sql, bindings: [...statement.scope, ...ids] });
+  const rows = await rowsOf(db, statement.sql, [...statement.scope, ...ids], true);
   return alignById(ids, rows.map(toTimesheet), (t) => t.timesheetId);
 }
 
@@ -179,14 +130,8 @@ export interface TimesheetFilter {
 }
 
 /** One keyset page of the key's timesheets, ordered by timesheetId (size + 1 rows at most). */
-export async function timesheetPage(
-  db: Db,
-  principal: Principal,
-  filter: TimesheetFilter,
-  page: KeysetPage,
-): Promise<TimesheetRecord[]> {
-  const rows = await selectRows(db, timesheetPageQuery(db, principal, filter, page));
-  return rows.map(toTimesheet);
+export async function timesheetPage(db: Db, principal: Principal, filter: TimesheetFilter, page: KeysetPage): Promise<TimesheetRecord[]> {
+  return (await selectRows(db, timesheetPageQuery(db, principal, filter, page))).map(toTimesheet);
 }
 
 /** The statement timesheetPage runs (exported so a test can read its plan). */
@@ -249,17 +194,14 @@ export async function markTimesheetsModified(trx: Queryable, changes: ShownChang
   }
 }
 
-/** Bound on ids per `IN (…)` list: keeps statements well under both backends' parameter limits. */
-const IDS_PER_STATEMENT = 500;
-
 /** The company owning each of these timesheets (through its site's customer); unknown ids are left out. */
 export async function timesheetCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   const owners = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+  for (const part of chunk(ids, ID_CHUNK)) {
     const rows = (await db('timesheets as t')
       .join('sites as si', 'si.id', 't.site_id')
       .join('customers as c', 'c.id', 'si.customer_id')
-      .whereIn('t.timesheet_id', ids.slice(i, i + IDS_PER_STATEMENT))
+      .whereIn('t.timesheet_id', part)
       .select('t.timesheet_id as id', 'c.company_id')) as { id: number; company_id: number }[];
     for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
   }

@@ -1,45 +1,36 @@
 import { chunk, ROWS_PER_INSERT } from '../shared/chunk.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
-import { withStatements, type Statements } from '../shared/db/statements.js';
+import { groupById } from '../shared/db/columns.js';
+import { changesOf, rowsOf } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
-
-export interface DeliveryRecord {
-  deliveryId: number;
-  subscriptionId: number;
-  webhookId: string;
-  event: string;
-  eventType: string;
-  state: DeliveryState;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  createdDateTime: string;
-  completedDateTime: string | null;
-}
-
-export interface AttemptRecord {
-  attemptedAt: string;
-  httpStatus: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-function toDelivery(row: Record<string, unknown>): DeliveryRecord {
+function toDelivery(row: Record<string, unknown>) {
   return {
     deliveryId: Number(row.id),
     subscriptionId: Number(row.subscription_id),
     webhookId: String(row.webhook_id),
     event: String(row.event),
     eventType: String(row.event_type),
-    state: String(row.state) as DeliveryState,
+    state: String(row.state) as 'pending' | 'delivered' | 'failed' | 'cancelled',
     attemptCount: Number(row.attempt_count),
     nextAttemptAt: row.state === 'pending' ? ((row.next_attempt_at as string | null) ?? null) : null,
     createdDateTime: String(row.created_at),
     completedDateTime: (row.completed_at as string | null) ?? null,
   };
 }
+
+function toAttempt(row: Record<string, unknown>) {
+  return {
+    attemptedAt: String(row.attempted_at),
+    httpStatus: row.http_status === null || row.http_status === undefined ? null : Number(row.http_status),
+    durationMs: Number(row.duration_ms),
+    error: (row.error as string | null) ?? null,
+  };
+}
+
+export type DeliveryRecord = ReturnType<typeof toDelivery>;
+export type AttemptRecord = ReturnType<typeof toAttempt>;
 
 function selectDeliveries(db: Db) {
   return db('webhook_deliveries as d')
@@ -54,8 +45,7 @@ function selectDeliveries(db: Db) {
  */
 export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetPage): Promise<DeliveryRecord[]> {
   const query = selectDeliveries(db).where('d.subscription_id', subscriptionId);
-  applyKeysetPage(query, 'd.id', page, 'desc');
-  return ((await query) as Record<string, unknown>[]).map(toDelivery);
+  return ((await applyKeysetPage(query, 'd.id', page, 'desc')) as Record<string, unknown>[]).map(toDelivery);
 }
 
 export async function findDelivery(db: Db, subscriptionId: number, deliveryId: number): Promise<DeliveryRecord | null> {
@@ -77,18 +67,7 @@ export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest:
     .whereIn('delivery_id', deliveryIds as number[])
     .as('numbered');
   const rows = (await db.select('*').from(numbered).where('newest', '<=', latest).orderBy('id')) as Record<string, unknown>[];
-  const grouped = new Map<number, AttemptRecord[]>();
-  for (const row of rows) {
-    const list = grouped.get(Number(row.delivery_id)) ?? [];
-    list.push({
-      attemptedAt: String(row.attempted_at),
-      httpStatus: row.http_status === null || row.http_status === undefined ? null : Number(row.http_status),
-      durationMs: Number(row.duration_ms),
-      error: (row.error as string | null) ?? null,
-    });
-    grouped.set(Number(row.delivery_id), list);
-  }
-  return deliveryIds.map((id) => grouped.get(id) ?? []);
+  return groupById(deliveryIds, rows, (row) => Number(row.delivery_id)).map((attempts) => attempts.map(toAttempt));
 }
 
 /**
@@ -110,13 +89,7 @@ export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Pr
  * One pending delivery per subscription an event reaches, due at once, in the event's transaction;
  * a pair with any number of subscriptions is written a bounded statement at a time.
  */
-export async function insertPendingDeliveries(
-  trx: Queryable,
-  eventId: number,
-  subscriptionIds: readonly number[],
-  dueAt: string,
-  webhookId: () => string,
-): Promise<void> {
+export async function insertPendingDeliveries(trx: Queryable, eventId: number, subscriptionIds: readonly number[], dueAt: string, webhookId: () => string): Promise<void> {
   for (const ids of chunk(subscriptionIds, ROWS_PER_INSERT)) {
     await trx('webhook_deliveries').insert(
       ids.map((subscriptionId) => ({
@@ -191,8 +164,8 @@ export interface Lease {
   limit: number;
 }
 
-function leaseWith(sql: Statements, db: Db, lease: Lease, filter: string, ids: readonly number[]) {
-  return sql.all(leaseSql(filter, isPostgres(db)), [lease.token, lease.until, lease.now, lease.now, ...ids, lease.limit]);
+function leaseRows(db: Db, lease: Lease, filter: string, ids: readonly number[]) {
+  return rowsOf(db, leaseSql(filter, isPostgres(db)), [lease.token, lease.until, lease.now, lease.now, ...ids, lease.limit]);
 }
 
 /**
@@ -200,14 +173,11 @@ function leaseWith(sql: Statements, db: Db, lease: Lease, filter: string, ids: r
  * subscriptions, and returns them read whole (readLeased): two statements.
  */
 export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: readonly number[] }): Promise<LeasedDelivery[]> {
-  return withStatements(db, { transaction: false }, async (sql) => {
-    const filter = lease.excluded.length > 0 ? ` AND subscription_id NOT IN (${placeholders(lease.excluded.length)})` : '';
-    const ids = await leaseWith(sql, db, lease, filter, lease.excluded);
-    if (ids.length === 0) return [];
-    const rows = (await sql.all(leasedSql(ids.length), ids.map((row) => Number(row.id)))) as unknown as LeasedDelivery[];
-    // A cancel between the two statements clears the lease: that row is not ours to send.
-    return rows.filter((row) => row.lease_owner === lease.token);
-  });
+  const filter = lease.excluded.length > 0 ? ` AND subscription_id NOT IN (${placeholders(lease.excluded.length)})` : '';
+  const leased = await leaseRows(db, lease, filter, lease.excluded);
+  const rows = await readLeased(db, leased.map((row) => Number(row.id)));
+  // A cancel between the two statements clears the lease: that row is not ours to send.
+  return rows.filter((row) => row.lease_owner === lease.token);
 }
 
 /**
@@ -223,7 +193,7 @@ export async function leaseDueOfSubscriptions(
   // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
   // instead of reading every row of the subscriptions (finished ones included) and sorting.
   const filter = ` AND +subscription_id IN (${placeholders(lease.subscriptions.length)})`;
-  const rows = await withStatements(db, { transaction: false }, (sql) => leaseWith(sql, db, lease, filter, lease.subscriptions));
+  const rows = await leaseRows(db, lease, filter, lease.subscriptions);
   return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
 }
 
@@ -234,18 +204,14 @@ export async function leaseDueOfSubscriptions(
  */
 export async function readLeased(db: Db, ids: readonly number[]): Promise<LeasedDelivery[]> {
   if (ids.length === 0) return [];
-  return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length), ids)) as unknown as LeasedDelivery[]);
+  return (await rowsOf(db, leasedSql(ids.length), ids)) as unknown as LeasedDelivery[];
 }
 
 /** Gives leased deliveries back (still held under `token`) without an attempt: due again at once. */
 export async function releaseLeases(db: Db, ids: readonly number[], token: string): Promise<void> {
   if (ids.length === 0) return;
-  await withStatements(db, { transaction: false }, (sql) =>
-    sql.run(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND id IN (${placeholders(ids.length)})`, [
-      token,
-      ...ids,
-    ]),
-  );
+  const release = `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND id IN (${placeholders(ids.length)})`;
+  await changesOf(db, release, [token, ...ids]);
 }
 
 export interface AttemptInsert {
@@ -299,30 +265,31 @@ export async function settleDeliveries(db: Db, settlements: readonly Settlement[
   // again for the next delivered attempt of that subscription would change nothing. (PostgreSQL
   // lets other dispatchers commit in between, so there every delivered attempt clears it.)
   const clearOnce = !isPostgres(db);
-  return withStatements(db, { transaction: true }, async (sql) => {
+  return db.transaction(async (trx) => {
     const moved: boolean[] = [];
     const cleared = new Set<number>();
     for (const s of settlements) {
       if (s.attempt) {
         const a = s.attempt;
-        await sql.run(INSERT_ATTEMPT, [a.delivery_id, a.attempted_at, a.http_status, a.duration_ms, a.error, a.instance_id]);
+        await changesOf(trx, INSERT_ATTEMPT, [a.delivery_id, a.attempted_at, a.http_status, a.duration_ms, a.error, a.instance_id]);
       }
       const d = s.delivery;
-      const changed = await sql.run(SETTLE_DELIVERY, [d.state, d.attempt_count ?? null, d.next_attempt_at, d.completed_at, s.deliveryId, s.leaseOwner]);
+      const settle = [d.state, d.attempt_count ?? null, d.next_attempt_at, d.completed_at, s.deliveryId, s.leaseOwner];
+      const changed = await changesOf(trx, SETTLE_DELIVERY, settle);
       moved.push(changed > 0);
       if (changed === 0) continue;
       if (s.deactivate) {
         cleared.delete(s.subscriptionId);
-        const [current] = await sql.all(SUBSCRIPTION_MODIFIED, [s.subscriptionId]);
+        const [current] = await rowsOf(trx, SUBSCRIPTION_MODIFIED, [s.subscriptionId]);
         const previous = (current?.modified_date_time as string | null | undefined) ?? null;
-        await sql.run(DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
+        await changesOf(trx, DEACTIVATE, [false, s.deactivate(previous), s.subscriptionId, true]);
       } else if (s.failingSince === null) {
         if (cleared.has(s.subscriptionId)) continue;
-        await sql.run(CLEAR_FAILING_SINCE, [s.subscriptionId]);
+        await changesOf(trx, CLEAR_FAILING_SINCE, [s.subscriptionId]);
         if (clearOnce) cleared.add(s.subscriptionId);
       } else if (s.failingSince !== undefined) {
         cleared.delete(s.subscriptionId);
-        await sql.run(SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
+        await changesOf(trx, SET_FAILING_SINCE, [s.failingSince, s.subscriptionId]);
       }
     }
     return moved;

@@ -4,7 +4,6 @@ import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
 import { timesheetCompanies } from '../repositories/timesheets.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
 import { claimEventKeys, insertEvent, type EventInsert } from '../repositories/webhook-events.js';
-import { insertEvents } from '../repositories/webhook-events-bulk.js';
 import type { Queryable } from '../shared/db/knex.js';
 import type { CatalogEvent } from './catalog.js';
 
@@ -95,7 +94,8 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
         if (change.change !== 'unchanged') events.push({ ...base, eventType: change.change === 'created' ? 'created' : 'updated' });
         if (kind === 'timesheet' && change.becameApproved) events.push({ ...base, eventType: 'approved' });
       }
-      const eventIds = await insertEvents(trx, events);
+      const eventIds: (number | null)[] = [];
+      for (const event of events) eventIds.push(await insertEvent(trx, event));
       for (let i = 0; i < events.length; i++) {
         const eventId = eventIds[i];
         emitted++;

@@ -9,10 +9,6 @@ export function fromJson(value: unknown): unknown {
   return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
 }
 
-export function toJson(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
 export function toInt(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   return Number(value);
@@ -27,4 +23,11 @@ export function toText(value: unknown): string | null {
 export function alignById<T>(ids: readonly number[], rows: T[], idOf: (row: T) => number): (T | null)[] {
   const byId = new Map(rows.map((row) => [idOf(row), row]));
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** Groups loaded rows by the requested id each belongs to, one list per id (DataLoader's contract for lists). */
+export function groupById<T>(ids: readonly number[], rows: T[], idOf: (row: T) => number): T[][] {
+  const groups = new Map(ids.map((id) => [id, [] as T[]]));
+  for (const row of rows) groups.get(idOf(row))?.push(row);
+  return ids.map((id) => groups.get(id)!);
 }

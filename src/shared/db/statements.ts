@@ -6,18 +6,6 @@ import { setBounded } from '../bounded-map.js';
 
 export type Row = Record<string, unknown>;
 
-/**
- * Fixed SQL text run as is: `?` placeholders, the same text on both backends. Statements go
- * through `knex.raw`, except SQLite reads and writes outside a transaction, which run as
- * statements prepared once (below).
- */
-export interface Statements {
-  /** Rows of a SELECT, or of a write with RETURNING. */
-  all(sql: string, bindings?: readonly unknown[]): Promise<Row[]>;
-  /** Rows changed by a write. */
-  run(sql: string, bindings?: readonly unknown[]): Promise<number>;
-}
-
 /*
  * knex's better-sqlite3 client prepares every statement again on each call, and has no option
  * to keep them; preparing the timesheet read costs several times running it
@@ -67,7 +55,11 @@ function direct(q: Queryable, sql: string, bindings: readonly unknown[]): { stat
   return { statement: statementOn(connection, sql), values };
 }
 
-async function all(q: Queryable, sql: string, bindings: readonly unknown[] = [], named = false): Promise<Row[]> {
+/**
+ * Rows of a fixed statement (`?` placeholders, one text for both backends) on a database or a
+ * transaction it joins: a SELECT, or a write with RETURNING. `named`: see selectRows.
+ */
+export async function rowsOf(q: Queryable, sql: string, bindings: readonly unknown[] = [], named = false): Promise<Row[]> {
   const run = direct(q, sql, bindings);
   if (run) return run.statement.all(...run.values) as Row[];
   const raw = q.raw(sql, bindings as Knex.RawBinding[]);
@@ -91,7 +83,8 @@ function pgStatementName(sql: string): string | undefined {
   return name;
 }
 
-async function changes(q: Queryable, sql: string, bindings: readonly unknown[] = []): Promise<number> {
+/** Rows changed by a fixed write, as rowsOf runs it. */
+export async function changesOf(q: Queryable, sql: string, bindings: readonly unknown[] = []): Promise<number> {
   const run = direct(q, sql, bindings);
   if (run) return run.statement.run(...run.values).changes;
   // knex.raw answers with the driver's result: better-sqlite3's run() info, pg's result.
@@ -99,22 +92,11 @@ async function changes(q: Queryable, sql: string, bindings: readonly unknown[] =
   return isPostgres(q) ? (result.rowCount ?? 0) : (result.changes ?? 0);
 }
 
-/** Fixed statements on `q`: a database, or a transaction they join. */
-export function statementsOf(q: Queryable): Statements {
-  return { all: (sql, bindings) => all(q, sql, bindings), run: (sql, bindings) => changes(q, sql, bindings) };
-}
-
 /**
- * Runs a SELECT built with knex's query builder (or its text and bindings, from `toSQL()`): on
- * SQLite outside a transaction as above, on PostgreSQL as a named statement, which each pooled
- * connection parses and plans once.
+ * Runs a SELECT built with knex's query builder: on SQLite outside a transaction as above, on
+ * PostgreSQL as a named statement, which each pooled connection parses and plans once.
  */
-export async function selectRows(q: Queryable, query: Knex.QueryBuilder | { sql: string; bindings: readonly unknown[] }): Promise<Row[]> {
-  const { sql, bindings } = 'toSQL' in query ? query.toSQL() : query;
-  return all(q, sql, bindings, true);
-}
-
-/** Runs `work` with fixed statements, in one transaction (knex's) when `transaction` is set. */
-export async function withStatements<T>(db: Db, options: { transaction: boolean }, work: (statements: Statements) => Promise<T>): Promise<T> {
-  return options.transaction ? db.transaction((trx) => work(statementsOf(trx))) : work(statementsOf(db));
+export async function selectRows(q: Queryable, query: Knex.QueryBuilder): Promise<Row[]> {
+  const { sql, bindings } = query.toSQL();
+  return rowsOf(q, sql, bindings, true);
 }
