@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { pgDriver } from '../shared/db/pg-module.js';
+import { pgDriver } from '../shared/db/knex.js';
 import { describeError } from '../shared/observability/error-description.js';
 
 export const EVENTS_CHANNEL = 'shiftgate_events';

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
+import type Pg from 'pg';
 import type { Config } from '../../config.js';
 import { noteFailedStatements } from './failed-statements.js';
 import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
 import { migrationSource } from './migrations/index.js';
-import { pgDriver } from './pg-module.js';
 
 export type Db = Knex;
 /** A transaction: repository functions take it where their statements must join the caller's. */
@@ -14,34 +15,34 @@ export type Tx = Knex.Transaction;
 /** Either: a statement runs in the caller's transaction when given one. */
 export type Queryable = Db | Tx;
 
+const require = createRequire(import.meta.url);
+
+type DatabaseOptions = Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>;
+
+/** What a database was opened with, and on SQLite the one connection its pool made (see statements.ts). */
+interface Opened {
+  database: Config['database'];
+  sqlite?: BetterSqlite3.Database;
+}
+
+const opened = new WeakMap<Db, Opened>();
+
 /**
  * Opens the configured database. SQLite files get WAL, enforced foreign keys, a busy timeout
  * (SQLITE_BUSY_TIMEOUT_MS) and transactions that take the write lock when they begin.
  */
-export function openDatabase(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>): Db {
-  const pooled: PooledSqlite = {};
-  const db = connect(config, pooled);
-  opened.set(db, { database: config.database, pooled });
+export function openDatabase(config: DatabaseOptions): Db {
+  const state: Opened = { database: config.database };
+  const db = connect(config, state);
+  opened.set(db, state);
   // A failed statement is logged by its name, never its text (src/shared/db/failed-statements.ts).
   noteFailedStatements(db);
   return db;
 }
 
-/** A SQLite database's one pooled connection, as knex's pool handed it to `afterCreate`. */
-interface PooledSqlite {
-  connection?: BetterSqlite3.Database;
-}
-
-/** What each database was opened with: its configuration, and on SQLite its pooled connection. */
-const opened = new WeakMap<Db, { database: Config['database']; pooled: PooledSqlite }>();
-
-/**
- * The pooled connection of a SQLite database opened by openDatabase (its pool holds one), or
- * undefined: PostgreSQL, or no connection made yet. Knex's pool owns it; see statements.ts for
- * the one use made of it.
- */
+/** The pooled connection of a SQLite database opened by openDatabase; undefined on PostgreSQL or before it is made. */
 export function pooledSqliteConnection(db: Db): BetterSqlite3.Database | undefined {
-  return opened.get(db)?.pooled.connection;
+  return opened.get(db)?.sqlite;
 }
 
 /** The connection string a PostgreSQL database was opened with (openDatabase), for a session of its own. */
@@ -50,11 +51,21 @@ export function postgresConnectionString(db: Db): string | undefined {
   return database?.client === 'pg' ? database.connectionString : undefined;
 }
 
-function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqliteBusyTimeoutMs'>, pooled: PooledSqlite): Db {
+let pgModule: typeof Pg | undefined;
+
+/**
+ * The PostgreSQL driver, loaded the first time a PostgreSQL connection needs it: a gateway on
+ * SQLite never does, and the driver's modules would otherwise stay in its memory for nothing.
+ */
+export function pgDriver(): typeof Pg {
+  pgModule ??= require('pg') as typeof Pg;
+  return pgModule;
+}
+
+function connect(config: DatabaseOptions, state: Opened): Db {
   const { database } = config;
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
-    const busyTimeoutMs = config.sqliteBusyTimeoutMs;
     return knexFactory({
       client: ImmediateBetterSqlite3Client as unknown as typeof Knex.Client,
       compileSqlOnError: false,
@@ -66,9 +77,9 @@ function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqli
         afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
-          conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+          conn.pragma(`busy_timeout = ${config.sqliteBusyTimeoutMs}`);
           conn.pragma('synchronous = NORMAL');
-          pooled.connection = conn;
+          state.sqlite = conn;
           done(null, conn);
         },
       },
@@ -82,9 +93,6 @@ function connect(config: Pick<Config, 'database' | 'poolMin' | 'poolMax' | 'sqli
   });
 }
 
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-
 /**
  * pg returns bigint (COUNT(*), SUM of integers) and numeric as strings, because they may not
  * fit a JS number; SQLite returns numbers. Every such value here is a row count or a sum of
@@ -93,9 +101,9 @@ const NUMERIC_OID = 1700;
  */
 const pgTypes = {
   getTypeParser(oid: number, format?: string): (value: any) => any {
-    if (format === 'binary') return pgDriver().types.getTypeParser(oid, 'binary');
-    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
-    return pgDriver().types.getTypeParser(oid, 'text');
+    const { types } = pgDriver();
+    if (format !== 'binary' && (oid === types.builtins.INT8 || oid === types.builtins.NUMERIC)) return Number;
+    return types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text');
   },
 };
 
