@@ -89,7 +89,13 @@ export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Pr
  * One pending delivery per subscription an event reaches, due at once, in the event's transaction;
  * a pair with any number of subscriptions is written a bounded statement at a time.
  */
-export async function insertPendingDeliveries(trx: Queryable, eventId: number, subscriptionIds: readonly number[], dueAt: string, webhookId: () => string): Promise<void> {
+export async function insertPendingDeliveries(
+  trx: Queryable,
+  eventId: number,
+  subscriptionIds: readonly number[],
+  dueAt: string,
+  webhookId: () => string,
+): Promise<void> {
   for (const ids of chunk(subscriptionIds, ROWS_PER_INSERT)) {
     await trx('webhook_deliveries').insert(
       ids.map((subscriptionId) => ({

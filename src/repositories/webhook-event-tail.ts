@@ -1,38 +1,6 @@
 import { isPostgres, type Db } from '../shared/db/knex.js';
 
-/** The columns of an event row the live relay needs. */
-export interface EventRow {
-  id: number;
-  event: string;
-  event_type: string;
-  company_id: number;
-  record_id: number;
-  occurred_at: string;
-  payload: string | null;
-}
-
-/**
- * A reader that follows the events table as transactions commit. Each committed row is returned
- * by exactly one `read`, none is passed over, and rows of one record come in the order their
- * transactions committed (writes to one record are serialised by its row lock, and an event's id
- * is drawn after that lock is taken, so id order within what has committed is their order).
- */
-export interface EventTail {
-  /** Whether a starting point has been taken. */
-  readonly started: boolean;
-  /** From now on: rows committed so far are never returned. */
-  skipToNow(): Promise<void>;
-  /** Up to `limit` committed rows not returned before, in id order. */
-  read(limit: number): Promise<EventRow[]>;
-}
-
-export function eventTailFor(db: Db): EventTail {
-  return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
-}
-
-const COLUMNS = ['id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload'] as const;
-
-function eventRow(row: Record<string, unknown>): EventRow {
+function eventRow(row: Record<string, unknown>) {
   return {
     id: Number(row.id),
     event: String(row.event),
@@ -45,11 +13,27 @@ function eventRow(row: Record<string, unknown>): EventRow {
 }
 
 /**
+ * A reader that follows the events table as transactions commit: `read` returns up to `limit`
+ * committed rows not returned before, in id order, each exactly once and none passed over; rows of
+ * one record come in the order their transactions committed (writes to one record are serialised
+ * by its row lock, and an event's id is drawn after that lock is taken). `skipToNow` takes the
+ * starting point: rows committed before it are never returned.
+ */
+export type EventTail = IdTail | SnapshotTail;
+
+/** The columns of an event row the live relay needs. */
+export type EventRow = ReturnType<typeof eventRow>;
+
+export function eventTailFor(db: Db): EventTail {
+  return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
+}
+
+/**
  * SQLite: one writer at a time holds the database's write lock from its first write until it
  * commits, and AUTOINCREMENT never hands out an id twice, so ids are drawn in commit order and a
  * committed row can never appear below rows already read: `id > last` is exact.
  */
-export class IdTail implements EventTail {
+export class IdTail {
   private lastId: number | null = null;
 
   constructor(private readonly db: Db) {}
@@ -68,7 +52,7 @@ export class IdTail implements EventTail {
       .where('id', '>', this.lastId ?? 0)
       .orderBy('id')
       .limit(limit)
-      .select(COLUMNS)) as Record<string, unknown>[];
+      .select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as Record<string, unknown>[];
     const events = rows.map(eventRow);
     const last = events.at(-1);
     if (last) this.lastId = last.id;
@@ -99,7 +83,7 @@ const MAX_TRACKED_TRANSACTIONS = 10_000;
  * whatever the ids of others, and only once. Unlike waiting for the floor to pass a transaction,
  * events are not held back behind a long transaction (an import) still running.
  */
-export class SnapshotTail implements EventTail {
+export class SnapshotTail {
   private floor: bigint | null = null;
   private readonly transactions = new Map<string, number>();
 

@@ -12,18 +12,12 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
-/** A place in a list between two records: just after, or just before, the record with `key`. */
-export interface Gap {
-  key: number;
-  side: 'after' | 'before';
-}
-
 /** One keyset page request, as the repositories take it. */
 export interface KeysetPage {
   /** Forward pages read the records past `from`, backward pages the records ahead of it. */
   direction: 'forward' | 'backward';
-  /** Null: from the start (forward) or the end (backward) of the list. */
-  from: Gap | null;
+  /** A place between two records, just after or just before the one with `key`; null: the start (forward) or end (backward). */
+  from: { key: number; side: 'after' | 'before' } | null;
   /** Rows to return; repositories fetch one more to learn whether another page exists. */
   size: number;
   filter: string | null;
@@ -101,21 +95,6 @@ export interface Connection<T> {
   };
 }
 
-/** An edge signs its cursor only when a caller selects it (REST pages need just two of them). */
-class Edge<T> {
-  private signed: string | undefined;
-
-  constructor(
-    readonly node: T,
-    private readonly encode: (node: T) => string,
-  ) {}
-
-  get cursor(): string {
-    this.signed ??= this.encode(this.node);
-    return this.signed;
-  }
-}
-
 /**
  * Builds the connection from rows fetched in the page's direction (size + 1 of them at most).
  * A page reached through a cursor has a page on the side it came from. An empty page reached
@@ -136,7 +115,16 @@ export function buildConnection<T>(
   const pageRows = more ? rows.slice(0, page.size) : rows;
   if (page.direction === 'backward') pageRows.reverse();
   const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
-  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
+  // An edge signs its cursor only when a caller selects it (REST pages need just two of them).
+  const edges = pageRows.map((node) => {
+    let cursor: string | undefined;
+    return {
+      node,
+      get cursor() {
+        return (cursor ??= codec.encode({ ...payload, key: keyOf(node) }));
+      },
+    };
+  });
   const forward = page.direction === 'forward';
   const cameFrom = edges.length > 0 ? page.from !== null : farSide;
   const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
