@@ -1,6 +1,6 @@
 import { chunk, ROWS_PER_INSERT } from '../shared/chunk.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
-import { groupById } from '../shared/db/columns.js';
+import { groupById, toInt, toText } from '../shared/db/columns.js';
 import { changesOf, rowsOf } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
@@ -14,18 +14,18 @@ function toDelivery(row: Record<string, unknown>) {
     eventType: String(row.event_type),
     state: String(row.state) as 'pending' | 'delivered' | 'failed' | 'cancelled',
     attemptCount: Number(row.attempt_count),
-    nextAttemptAt: row.state === 'pending' ? ((row.next_attempt_at as string | null) ?? null) : null,
+    nextAttemptAt: row.state === 'pending' ? toText(row.next_attempt_at) : null,
     createdDateTime: String(row.created_at),
-    completedDateTime: (row.completed_at as string | null) ?? null,
+    completedDateTime: toText(row.completed_at),
   };
 }
 
 function toAttempt(row: Record<string, unknown>) {
   return {
     attemptedAt: String(row.attempted_at),
-    httpStatus: row.http_status === null || row.http_status === undefined ? null : Number(row.http_status),
+    httpStatus: toInt(row.http_status),
     durationMs: Number(row.duration_ms),
-    error: (row.error as string | null) ?? null,
+    error: toText(row.error),
   };
 }
 

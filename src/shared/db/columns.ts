@@ -1,23 +1,10 @@
-/** Value conversions shared by the repositories (SQLite returns 0/1 for booleans). */
-export function toBool(value: unknown): boolean | null {
-  if (value === null || value === undefined) return null;
-  return value === true || value === 1 || value === '1' || value === 't';
-}
-
-export function fromJson(value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-}
-
-export function toInt(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  return Number(value);
-}
-
-export function toText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return String(value);
-}
+// Value conversions shared by the repositories: null for a NULL column, from either backend.
+export const toInt = (value: unknown): number | null => (value == null ? null : Number(value));
+export const toText = (value: unknown): string | null => (value == null ? null : String(value));
+/** SQLite returns 0/1 for booleans. */
+export const toBool = (value: unknown): boolean | null => (value == null ? null : value === true || value === 1 || value === '1' || value === 't');
+/** JSON is text on SQLite; pg may have parsed it already. */
+export const fromJson = (value: unknown): unknown => (typeof value === 'string' ? (JSON.parse(value) as unknown) : (value ?? null));
 
 /** Orders loaded rows like the requested ids (DataLoader's contract). */
 export function alignById<T>(ids: readonly number[], rows: T[], idOf: (row: T) => number): (T | null)[] {

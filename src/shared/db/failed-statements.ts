@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 
 /**
- * knex puts the whole statement in front of a failed query's message (openDatabase sets
- * compileSqlOnError to false, so at least without its bound values inlined). Logs must carry neither, so each failure is remembered here
- * with a short name of its statement and the driver's own message, for the log serialiser
- * (src/shared/observability/error-description.ts) to use instead of the message knex made.
+ * knex puts the statement in front of a failed query's message (without its bound values, as
+ * openDatabase sets compileSqlOnError to false). Logs must carry neither, so each failure is
+ * remembered here by a short name of its statement and the driver's own message, which the log
+ * serialiser (src/shared/observability/error-description.ts) uses instead.
  */
-export interface FailedStatement {
+interface FailedStatement {
   /** The statement's verb and table, e.g. `insert into webhook_deliveries`. */
   statement: string;
   /** What the driver said, without the statement knex put in front of it. */
@@ -18,13 +18,11 @@ const failures = new WeakMap<object, FailedStatement>();
 const NAMED = /^\s*(insert\s+into|update|delete\s+from|select\b[\s\S]*?\bfrom)\s+[`"]?([\w.]+)/i;
 
 /** A name for a statement that holds none of its values: its verb and table, or its first word. */
-export function statementName(sql: string): string {
+function statementName(sql: string): string {
   const named = NAMED.exec(sql);
-  if (named) {
-    const verb = named[1]!.toLowerCase().startsWith('select') ? 'select from' : named[1]!.toLowerCase().replace(/\s+/g, ' ');
-    return `${verb} ${named[2]!}`;
-  }
-  return (/^\s*(\w+)/.exec(sql)?.[1] ?? 'statement').toLowerCase();
+  if (!named) return (/^\s*(\w+)/.exec(sql)?.[1] ?? 'statement').toLowerCase();
+  const verb = named[1]!.toLowerCase();
+  return `${verb.startsWith('select') ? 'select from' : verb.replace(/\s+/g, ' ')} ${named[2]!}`;
 }
 
 /** Remembers every statement of this database that fails (transactions' included). */

@@ -9,13 +9,10 @@ interface SqliteTransaction {
   query(connection: unknown, sql: string, status?: 1 | 2, value?: unknown): Promise<unknown>;
 }
 
-type TransactionClass = new (...args: unknown[]) => SqliteTransaction;
-type ClientClass = new (config: object) => object;
-
 // knex has no option for SQLite's transaction mode: its better-sqlite3 client always sends a
 // plain (deferred) BEGIN. These are the classes it builds that client and its transactions from.
-const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as ClientClass;
-const SqliteTransactionBase = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as TransactionClass;
+const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as new (config: object) => object;
+const SqliteTransactionBase = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as new (...args: unknown[]) => SqliteTransaction;
 
 /**
  * A deferred transaction that reads first and writes later asks for the write lock in the
@@ -24,6 +21,12 @@ const SqliteTransactionBase = require('knex/lib/dialects/sqlite3/execution/sqlit
  * busy_timeout, because waiting could deadlock two such transactions. BEGIN IMMEDIATE takes
  * the write lock first, where SQLite can wait for it. Every transaction here writes, so each
  * one begins that way; nested ones stay savepoints.
+ *
+ * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error, lack
+ * of memory): a ROLLBACK then fails with "no transaction is active", and knex would reject with
+ * that error instead of the one that caused it, which decides the answer (503, not 500). So when
+ * better-sqlite3's `inTransaction` says none is open, the transaction ends as knex's rollback
+ * would (rejected with its cause, or resolved when there is none), a `SELECT 1` in place of the ROLLBACK.
  */
 class ImmediateTransaction extends SqliteTransactionBase {
   begin(connection: unknown): Promise<unknown> {
@@ -38,21 +41,11 @@ class ImmediateTransaction extends SqliteTransactionBase {
     return rolledBackAlready(connection) ? this.endWithout(connection, error) : super.rollbackTo(connection, error);
   }
 
-  /**
-   * Ends the transaction as knex's rollback would (rejected with the error that caused it, or
-   * resolved when none did), with a statement that cannot fail in place of the ROLLBACK.
-   */
   private endWithout(connection: unknown, error: unknown): Promise<unknown> {
     return error === undefined ? this.query(connection, 'SELECT 1', 1) : this.query(connection, 'SELECT 1', 2, error);
   }
 }
 
-/**
- * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error, lack
- * of memory): a ROLLBACK then fails with "no transaction is active", and knex would reject with
- * that error instead of the one that caused it, which decides the answer (503, not 500).
- * better-sqlite3's `inTransaction` says whether SQLite still has one open.
- */
 function rolledBackAlready(connection: unknown): boolean {
   return (connection as { inTransaction?: unknown }).inTransaction === false;
 }

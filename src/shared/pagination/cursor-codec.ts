@@ -11,7 +11,7 @@ import { badCursor } from '../errors.js';
  * just before the key, whichever way it is used: an empty page has no record to name, only
  * the place it stands.
  */
-export interface CursorPayload {
+interface CursorPayload {
   kind: string;
   owner: number;
   filter: string | null;
