@@ -78,20 +78,8 @@ function selectTimesheets(db: Db, principal: Principal) {
     .where('si.id', db.ref('t.site_id'))
     .where('c.id', db.ref('si.customer_id'))
     .where('st.id', db.ref('t.employee_id'))
-    .select(
-      't.*',
-      'si.name as site_name',
-      'c.id as customer_id',
-      'c.name as customer_name',
-      'c.company_id',
-      'st.staff_id',
-      'st.first_name',
-      'st.last_name',
-      'st.employee_reference_number',
-      'st.email',
-      'st.mobile',
-      'st.subcontractor_company',
-    );
+    .select('t.*', 'si.name as site_name', 'c.id as customer_id', 'c.name as customer_name', 'c.company_id', 'st.staff_id')
+    .select('st.first_name', 'st.last_name', 'st.employee_reference_number', 'st.email', 'st.mobile', 'st.subcontractor_company');
   return withinTimesheetScope(query, { company: 'c.company_id', customer: 'c.id', site: 'si.id' }, principal);
 }
 
