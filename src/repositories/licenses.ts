@@ -30,13 +30,8 @@ export type LicenseRecord = ReturnType<typeof toLicense>;
 
 // Staff names travel with every license read, joined in the same statement.
 function selectLicenses(db: Db, companyId: number) {
-  return withinCompany(
-    db('licenses as l')
-      .join('staff as s', 's.id', 'l.employee_id')
-      .select('l.*', 's.first_name', 's.last_name', 's.company_id'),
-    's.company_id',
-    { companyId },
-  );
+  const query = db('licenses as l').join('staff as s', 's.id', 'l.employee_id').select('l.*', 's.first_name', 's.last_name', 's.company_id');
+  return withinCompany(query, 's.company_id', { companyId });
 }
 
 export async function loadLicenses(db: Db, principal: Principal, ids: readonly number[]): Promise<(LicenseRecord | null)[]> {

@@ -25,15 +25,12 @@ function toSubscription(row: Record<string, unknown>) {
 export type SubscriptionRecord = ReturnType<typeof toSubscription>;
 
 function selectSubscriptions(db: Queryable, principal: Principal) {
-  return withinCompany(
-    db('subscriptions as su')
-      .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
-      .join('event_filters as f', 'f.id', 'su.event_filter_id')
-      .whereNull('su.deleted_at')
-      .select('su.*', 'sb.company_id', 'f.event', 'f.event_type'),
-    'sb.company_id',
-    principal,
-  );
+  const query = db('subscriptions as su')
+    .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
+    .join('event_filters as f', 'f.id', 'su.event_filter_id')
+    .whereNull('su.deleted_at')
+    .select('su.*', 'sb.company_id', 'f.event', 'f.event_type');
+  return withinCompany(query, 'sb.company_id', principal);
 }
 
 export async function loadSubscriptions(db: Queryable, principal: Principal, ids: readonly number[]): Promise<(SubscriptionRecord | null)[]> {

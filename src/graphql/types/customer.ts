@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
-import { customerPage, loadCustomers } from '../../repositories/customers.js';
+import { customerPage, loadCustomers } from '../../repositories/organisation.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNode } from './access.js';
 

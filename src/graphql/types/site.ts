@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
-import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/sites.js';
+import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/organisation.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNode } from './access.js';
 import { Customer } from './customer.js';
