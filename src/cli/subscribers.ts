@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { runSubcommand } from './subcommands.js';
-import { findSubscriberSecrets, rotateSigningSecret } from '../repositories/subscribers.js';
+import { findSubscriberSecrets, rotateSigningSecret } from '../repositories/subscriptions.js';
 import { generateSigningSecret } from '../webhooks/signing-secret.js';
 import { previousSecretStillSigns } from '../webhooks/signing.js';
 import { parseCommandArgs, parseId, UsageError } from './args.js';

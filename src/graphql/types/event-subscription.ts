@@ -1,12 +1,14 @@
 import { nextModifiedTime } from '../../shared/clock.js';
 import { badInput, notFound } from '../../shared/errors.js';
 import { createOnce, idempotentRequest, recall } from '../../repositories/idempotency-keys.js';
-import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
 import {
+  eventFiltersOf,
   insertSubscription,
+  loadSubscribers,
   loadSubscriptions,
   markSubscriptionDeleted,
   updateSubscriptionRow,
+  type EventFilterRecord,
   type SubscriptionRecord,
 } from '../../repositories/subscriptions.js';
 import { cancelPendingDeliveries } from '../../repositories/webhook-deliveries.js';

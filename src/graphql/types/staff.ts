@@ -9,8 +9,7 @@ import {
   type KeysetPage,
   type ListIdentity,
 } from '../../shared/pagination/keyset.js';
-import { licensePage, type LicenseRecord } from '../../repositories/licenses.js';
-import { loadStaff, staffPage, type StaffFilter, type StaffRecord } from '../../repositories/staff.js';
+import { licensePage, loadStaff, staffPage, type LicenseRecord, type StaffFilter, type StaffRecord } from '../../repositories/licenses.js';
 import type { GraphQLContext } from '../context.js';
 import { builder } from '../builder.js';
 import { DEVELOPER_ONLY, scopedNode } from './access.js';

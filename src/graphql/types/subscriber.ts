@@ -1,6 +1,5 @@
 import { keysetConnection } from '../../shared/pagination/keyset.js';
-import { eventFiltersOf, loadSubscribers, type EventFilterRecord } from '../../repositories/subscribers.js';
-import { subscriptionsOf } from '../../repositories/subscriptions.js';
+import { eventFiltersOf, loadSubscribers, subscriptionsOf, type EventFilterRecord } from '../../repositories/subscriptions.js';
 import { builder } from '../builder.js';
 import { listCap } from '../cost.js';
 import { EVENT_CATALOG } from '../../webhooks/catalog.js';

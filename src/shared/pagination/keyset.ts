@@ -87,12 +87,7 @@ export function parseFilterText<T>(text: string | null): Partial<T> {
 
 export interface Connection<T> {
   edges: { cursor: string; node: T }[];
-  pageInfo: {
-    hasNextPage: boolean;
-    hasPreviousPage: boolean;
-    startCursor: string | null;
-    endCursor: string | null;
-  };
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
 /**
