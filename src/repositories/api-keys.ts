@@ -1,7 +1,7 @@
 import type { Db } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { selectRows } from '../shared/db/statements.js';
-import { isKeyType, type KeyType } from '../shared/principal.js';
+import { isKeyType } from '../shared/principal.js';
 
 function toRecord(row: Record<string, unknown>) {
   if (!isKeyType(row.key_type)) throw new Error(`api key ${String(row.id)} has unknown type`);
@@ -20,15 +20,7 @@ function toRecord(row: Record<string, unknown>) {
 
 export type ApiKeyRecord = ReturnType<typeof toRecord>;
 
-export interface ApiKeyInsert {
-  keyHash: string;
-  keyPrefix: string;
-  keyType: KeyType;
-  companyId: number;
-  customerIds: readonly number[];
-  siteIds: readonly number[];
-  name: string | null;
-}
+type ApiKeyInsert = Pick<ApiKeyRecord, 'keyPrefix' | 'keyType' | 'companyId' | 'customerIds' | 'siteIds' | 'name'> & { keyHash: string };
 
 /** Stores a key by its hash (the plaintext never reaches the database). */
 export async function insertApiKey(db: Db, key: ApiKeyInsert): Promise<ApiKeyRecord> {

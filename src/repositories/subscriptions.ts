@@ -31,17 +31,9 @@ export async function eventFiltersOf(db: Db, subscriberIds: readonly number[]): 
 }
 
 /** A subscriber with its signing secrets and event filters, for an operator (never for an API caller). */
-export interface SubscriberSecrets {
-  id: number;
-  companyId: number;
-  name: string;
-  signingSecret: string;
-  previousSigningSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  eventFilters: { id: number; event: string; eventType: string }[];
-}
+export type SubscriberSecrets = NonNullable<Awaited<ReturnType<typeof findSubscriberSecrets>>>;
 
-export async function findSubscriberSecrets(db: Db, id: number): Promise<SubscriberSecrets | null> {
+export async function findSubscriberSecrets(db: Db, id: number) {
   const row = (await db('subscribers').where({ id }).first()) as Record<string, unknown> | undefined;
   if (!row) return null;
   const filters = (await db('event_filters').where({ subscriber_id: id }).orderBy('id')) as Record<string, unknown>[];
@@ -61,16 +53,9 @@ export async function findSubscriberSecrets(db: Db, id: number): Promise<Subscri
  * secret until `previousExpiresAt`. False when there is no such subscriber.
  */
 export async function rotateSigningSecret(db: Db, id: number, next: string, previousExpiresAt: string): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const row = (await trx('subscribers').where({ id }).first('signing_secret')) as { signing_secret: string } | undefined;
-    if (!row) return false;
-    await trx('subscribers').where({ id }).update({
-      signing_secret: next,
-      previous_signing_secret: row.signing_secret,
-      previous_secret_expires_at: previousExpiresAt,
-    });
-    return true;
-  });
+  // One statement: its right-hand sides read the row as it was.
+  const rotated = { signing_secret: next, previous_signing_secret: db.ref('signing_secret'), previous_secret_expires_at: previousExpiresAt };
+  return (await db('subscribers').where({ id }).update(rotated)) > 0;
 }
 
 function toSubscription(row: Record<string, unknown>) {

@@ -49,10 +49,8 @@ export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetP
 }
 
 export async function findDelivery(db: Db, subscriptionId: number, deliveryId: number): Promise<DeliveryRecord | null> {
-  const row = (await selectDeliveries(db).where({ 'd.id': deliveryId, 'd.subscription_id': subscriptionId }).first()) as
-    | Record<string, unknown>
-    | undefined;
-  return row ? toDelivery(row) : null;
+  const row: unknown = await selectDeliveries(db).where({ 'd.id': deliveryId, 'd.subscription_id': subscriptionId }).first();
+  return row ? toDelivery(row as Record<string, unknown>) : null;
 }
 
 /**
@@ -75,14 +73,8 @@ export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest:
  * stored body stay the same, so a receiver that already has it can recognise the repeat.
  */
 export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId }).update({
-    state: 'pending',
-    attempt_count: 0,
-    next_attempt_at: now.toISOString(),
-    completed_at: null,
-    lease_owner: null,
-    lease_expires_at: null,
-  });
+  const due = { state: 'pending', attempt_count: 0, next_attempt_at: now.toISOString(), completed_at: null, lease_owner: null, lease_expires_at: null };
+  await db('webhook_deliveries').where({ id: deliveryId }).update(due);
 }
 
 /**
@@ -96,18 +88,9 @@ export async function insertPendingDeliveries(
   dueAt: string,
   webhookId: () => string,
 ): Promise<void> {
+  const pending = { event_id: eventId, state: 'pending', attempt_count: 0, next_attempt_at: dueAt, created_at: dueAt };
   for (const ids of chunk(subscriptionIds, ROWS_PER_INSERT)) {
-    await trx('webhook_deliveries').insert(
-      ids.map((subscriptionId) => ({
-        event_id: eventId,
-        subscription_id: subscriptionId,
-        webhook_id: webhookId(),
-        state: 'pending',
-        attempt_count: 0,
-        next_attempt_at: dueAt,
-        created_at: dueAt,
-      })),
-    );
+    await trx('webhook_deliveries').insert(ids.map((subscriptionId) => ({ ...pending, subscription_id: subscriptionId, webhook_id: webhookId() })));
   }
 }
 
