@@ -37,6 +37,9 @@ export interface EventInsert {
   dedupeKey: string | null;
 }
 
+/** An event whose body is not stored yet: what rendering it needs. */
+export type UnrenderedEvent = Omit<EventInsert, 'dedupeKey'> & { eventId: number };
+
 /** Writes one event row; null when its dedupe key is already on a stored event. */
 export async function insertEvent(trx: Queryable, event: EventInsert): Promise<number | null> {
   const [inserted] = (await trx('webhook_events')
@@ -63,13 +66,6 @@ const LICENSE_EVENTS_FROM =
   'FROM json_each(?) AS j JOIN "licenses" AS l ON l.security_license_id = abs(j.value) JOIN "staff" AS s ON s.id = l.employee_id ' +
   'ORDER BY j.key';
 
-/** A license event written by insertLicenseEvents. */
-export interface InsertedLicenseEvent {
-  id: number;
-  companyId: number;
-  eventType: 'created' | 'updated';
-}
-
 /**
  * Inside a SQLite transaction: one `license` event per license, in order (`signedIds`: the id for
  * created, minus the id for updated), owned by the company of the license's staff member; a
@@ -81,7 +77,7 @@ export async function insertLicenseEvents(
   signedIds: readonly number[],
   occurredAt: string,
   returning: boolean,
-): Promise<InsertedLicenseEvent[] | null> {
+): Promise<{ id: number; companyId: number; eventType: 'created' | 'updated' }[] | null> {
   if (isPostgres(trx)) return null;
   const bindings = [occurredAt, JSON.stringify(signedIds)];
   if (!returning) {
@@ -118,15 +114,5 @@ export async function storePayloadOnce(db: Db, eventId: number, body: string): P
   if ((await changesOf(db, STORE_PAYLOAD, [body, eventId])) > 0) return body;
   const [row] = await rowsOf(db, STORED_PAYLOAD, [eventId]);
   return (row?.payload as string | null | undefined) ?? body;
-}
-
-/** An event whose body is not stored yet: what rendering it needs. */
-export interface UnrenderedEvent {
-  eventId: number;
-  event: string;
-  eventType: string;
-  companyId: number;
-  recordId: number;
-  occurredAt: string;
 }
 

@@ -13,7 +13,7 @@ export interface PruneResult {
   events: number;
 }
 
-export interface PruneOptions {
+interface PruneOptions {
   batchSize?: number;
   maxBatches?: number;
   /** Checked between batches: a stopping server does not wait for a whole run. */
@@ -32,48 +32,35 @@ export interface PruneOptions {
  * to webhook_event_keys before the event goes, so the license scheduler never emits it again.
  */
 export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
-  const batchSize = options.batchSize ?? BATCH_SIZE;
-  const maxBatches = options.maxBatches ?? MAX_BATCHES;
-  const stopping = options.stopping ?? (() => false);
+  const { batchSize = BATCH_SIZE, maxBatches = MAX_BATCHES, stopping = () => false } = options;
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
 
   for (const state of ['delivered', 'failed', 'cancelled'] as const) {
     for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
-      const ids = (await db('webhook_deliveries')
-        .where('state', state)
-        .where('completed_at', '<', cutoff)
-        .limit(batchSize)
-        .pluck('id')) as number[];
+      const ids = (await db('webhook_deliveries').where('state', state).where('completed_at', '<', cutoff).limit(batchSize).pluck('id')) as number[];
       if (ids.length === 0) break;
-      const deleted = await db.transaction(async (trx) => {
+      const deleted = await db.transaction(async (trx): Promise<number> => {
         const finished = () => trx('webhook_deliveries').whereIn('id', ids).where('state', state).where('completed_at', '<', cutoff);
         // On SQLite the first statement (a write) takes the write lock for the whole batch.
-        let owned: number[] = ids;
-        if (isPostgres(db)) owned = (await finished().forUpdate().skipLocked().pluck('id')) as number[];
-        if (owned.length === 0) return { deliveries: 0, attempts: 0 };
-        const attempts = await trx('webhook_attempts').whereIn('delivery_id', finished().whereIn('id', owned).select('id')).del();
-        const deliveries = await finished().whereIn('id', owned).del();
-        return { deliveries, attempts };
+        const owned = isPostgres(db) ? ((await finished().forUpdate().skipLocked().pluck('id')) as number[]) : ids;
+        if (owned.length === 0) return 0;
+        result.attempts += await trx('webhook_attempts').whereIn('delivery_id', finished().whereIn('id', owned).select('id')).del();
+        return await finished().whereIn('id', owned).del();
       });
-      result.deliveries += deleted.deliveries;
-      result.attempts += deleted.attempts;
+      result.deliveries += deleted;
       await yieldToEventLoop();
       // Nothing of the batch could go (taken by another instance, or requeued): leave it for the next run.
-      if (deleted.deliveries === 0 || ids.length < batchSize) break;
+      if (deleted === 0 || ids.length < batchSize) break;
     }
   }
 
-  const spent = (q: Db) =>
-    q('webhook_events as e')
-      .where('e.occurred_at', '<', cutoff)
-      .whereNotExists(q('webhook_deliveries as d').select(q.raw('1')).whereRaw('d.event_id = e.id'));
   for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
-    const rows = (await spent(db).limit(batchSize).select('e.id', 'e.dedupe_key', 'e.occurred_at')) as {
-      id: number;
-      dedupe_key: string | null;
-      occurred_at: string;
-    }[];
+    const rows = (await db('webhook_events as e')
+      .where('e.occurred_at', '<', cutoff)
+      .whereNotExists(db('webhook_deliveries as d').select(db.raw('1')).whereRaw('d.event_id = e.id'))
+      .limit(batchSize)
+      .select('e.id', 'e.dedupe_key', 'e.occurred_at')) as { id: number; dedupe_key: string | null; occurred_at: string }[];
     if (rows.length === 0) break;
     const keys = rows.filter((row) => row.dedupe_key !== null).map((row) => ({ dedupe_key: row.dedupe_key, created_at: row.occurred_at }));
     const deleted = await db.transaction(async (trx): Promise<number> => {
