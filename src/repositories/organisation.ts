@@ -1,7 +1,7 @@
 import type { Db } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { alignById } from '../shared/db/columns.js';
+import { alignById, groupById } from '../shared/db/columns.js';
 import { selectRows } from '../shared/db/statements.js';
 import { applyKeysetPage } from './keyset-page.js';
 import { withinCustomerScope, withinSiteScope } from './tenant-scope.js';
@@ -59,18 +59,16 @@ export async function sitePage(db: Db, principal: Principal, page: KeysetPage): 
 }
 
 /**
- * The first `size + 1` sites (by id) of each of these customers within the key's scope, in one
- * statement: a customer list asking for each customer's first sites costs one query, not one per
- * customer.
+ * The first `size + 1` sites (by id) of each of these customers within the key's scope, grouped
+ * like the ids, in one statement: a customer list asking for each customer's first sites costs
+ * one query, not one per customer.
  */
-export async function firstSitesOfCustomers(db: Db, principal: Principal, customerIds: readonly number[], size: number): Promise<Map<number, SiteRecord[]>> {
+export async function firstSitesOfCustomers(db: Db, principal: Principal, customerIds: readonly number[], size: number): Promise<SiteRecord[][]> {
   const ranked = selectSites(db, principal)
     .whereIn('s.customer_id', customerIds as number[])
     .select(db.raw('row_number() over (partition by s.customer_id order by s.id) as rn'));
   const query = db.from(ranked.as('ranked')).select('id', 'name', 'customer_id', 'customer_name').where('rn', '<=', size + 1).orderBy('id');
-  const byCustomer = new Map<number, SiteRecord[]>(customerIds.map((id) => [id, []]));
-  for (const site of (await selectRows(db, query)).map(toSite)) byCustomer.get(site.customerApiId)?.push(site);
-  return byCustomer;
+  return groupById(customerIds, (await selectRows(db, query)).map(toSite), (site) => site.customerApiId);
 }
 
 /** Problems with a key's scope: the company must exist and own the listed customers and sites. */

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
-import { alignById, fromJson, toBool, toInt, toText } from '../shared/db/columns.js';
+import { alignById, fromJson, groupById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { withinTimesheetScope } from './tenant-scope.js';
 import { rowsOf, selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
@@ -140,8 +140,8 @@ function filteredTimesheets(db: Db, principal: Principal, filter: TimesheetFilte
 }
 
 /**
- * The first page (size + 1 rows at most) of each site's timesheets, by timesheetId, in one
- * statement: the same scope and filters as timesheetPage, with the site as one more filter.
+ * The first page (size + 1 rows at most) of each site's timesheets, by timesheetId, grouped like
+ * the ids, in one statement: the same scope and filters as timesheetPage, the site one more filter.
  */
 export async function firstTimesheetsOfSites(
   db: Db,
@@ -149,14 +149,12 @@ export async function firstTimesheetsOfSites(
   siteIds: readonly number[],
   filter: Omit<TimesheetFilter, 'siteId'>,
   size: number,
-): Promise<Map<number, TimesheetRecord[]>> {
+): Promise<TimesheetRecord[][]> {
   const ranked = filteredTimesheets(db, principal, filter)
     .whereIn('t.site_id', siteIds as number[])
     .select(db.raw('row_number() over (partition by t.site_id order by t.timesheet_id) as rn'));
   const query = db.from(ranked.as('ranked')).select('*').where('rn', '<=', size + 1).orderBy('timesheet_id');
-  const bySite = new Map<number, TimesheetRecord[]>(siteIds.map((id) => [id, []]));
-  for (const timesheet of (await selectRows(db, query)).map(toTimesheet)) bySite.get(timesheet.siteId)?.push(timesheet);
-  return bySite;
+  return groupById(siteIds, (await selectRows(db, query)).map(toTimesheet), (timesheet) => timesheet.siteId);
 }
 
 /** What a write changed that timesheet entries show: the entries themselves, or their site, customer or staff member. */

@@ -22,11 +22,11 @@ interface ChildList<T, W> {
 
 /**
  * A list under each record of a page (a customer's sites, a site's timesheets) as a connection:
- * the first pages of all the parents of a request are read in one batch by `readFirst`, one
- * batch per request and `readWith`; any other page alone.
+ * the first pages of all the parents of a request are read in one batch by `readFirst` (grouped
+ * like the parents' ids), one batch per request and `readWith`; any other page alone.
  */
 export function childConnection<T, W>(
-  readFirst: (context: GraphQLContext, parentIds: readonly number[], readWith: W) => Promise<Map<number, T[]>>,
+  readFirst: (context: GraphQLContext, parentIds: readonly number[], readWith: W) => Promise<T[][]>,
 ): (context: GraphQLContext, parentId: number, options: ChildList<T, W>) => Promise<Connection<T>> {
   const loaders = createContextCache(() => new Map<string, DataLoader<number, T[]>>());
   const firstPage = (context: GraphQLContext, parentId: number, readWith: W) => {
@@ -34,10 +34,7 @@ export function childConnection<T, W>(
     const key = JSON.stringify(readWith);
     let loader = byReadWith.get(key);
     if (!loader) {
-      loader = new DataLoader(async (ids: readonly number[]) => {
-        const rows = await readFirst(context, ids, readWith);
-        return ids.map((id) => rows.get(id) ?? []);
-      });
+      loader = new DataLoader((ids: readonly number[]) => readFirst(context, ids, readWith));
       byReadWith.set(key, loader);
     }
     return loader.load(parentId);

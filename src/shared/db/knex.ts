@@ -95,10 +95,9 @@ function connect(config: DatabaseOptions, state: Opened): Db {
 }
 
 /**
- * pg returns bigint (COUNT(*), SUM of integers) and numeric as strings, because they may not
- * fit a JS number; SQLite returns numbers. Every such value here is a row count or a sum of
- * 32-bit columns, so numbers are exact, and both backends give the same types. Scoped to our
- * connections (not pg's global registry), so other pg users in the process are unaffected.
+ * pg returns bigint (COUNT(*), SUM of integers) and numeric as strings, SQLite numbers. Every such
+ * value here is a count or a sum of 32-bit columns, so numbers are exact and both backends agree.
+ * Set on our connections only, not in pg's global registry.
  */
 const pgTypes = {
   getTypeParser(oid: number, format?: string): (value: any) => any {
@@ -109,13 +108,11 @@ const pgTypes = {
 };
 
 /**
- * Applies pending migrations. knex's lock table serialises migration runs once it exists, but
- * on a fresh PostgreSQL database several instances starting together race to create the
- * knex_migrations tables themselves (and fail on duplicate catalog entries). So on PostgreSQL
- * the whole run holds a session-level advisory lock, on a connection of its own outside the
- * pool: the others wait, then find nothing to do. The lock dies with its session, so a crashed
- * migrator never leaves it held. The key includes the schema, so databases sharing a server in
- * separate schemas do not wait for each other.
+ * Applies pending migrations. knex's lock table serialises runs once it exists, but instances
+ * starting together on a fresh PostgreSQL database race to create it (and fail on duplicate
+ * catalog entries). So there the run holds a session advisory lock, keyed by schema, on a
+ * connection outside the pool: the others wait, then find nothing to do, and a crashed migrator's
+ * lock dies with its session.
  */
 export async function migrateLatest(db: Db): Promise<void> {
   if (!isPostgres(db)) {
@@ -202,10 +199,7 @@ export async function migrationsCurrent(db: Db): Promise<boolean> {
 
 const postgres = new WeakMap<Queryable, boolean>();
 
-/**
- * Whether a database or transaction is PostgreSQL's: told by the placeholder knex writes for
- * it (`toSQL().toNative()`, `$1` on PostgreSQL, `?` on SQLite), remembered per handle.
- */
+/** Whether a database or transaction is PostgreSQL's, told by the placeholder knex writes for it (`$1` or `?`). */
 export function isPostgres(db: Queryable): boolean {
   let answer = postgres.get(db);
   if (answer === undefined) {

@@ -7,14 +7,12 @@ import { setBounded } from '../bounded-map.js';
 export type Row = Record<string, unknown>;
 
 /*
- * knex's better-sqlite3 client prepares every statement again on each call, and has no option
- * to keep them; preparing the timesheet read costs several times running it
- * (the row "SQLite statements prepared once" of docs/decisions.md). So outside a transaction a statement
- * runs on the database's one pooled connection (handed to us by knex's documented pool hook,
- * `afterCreate`), prepared once per text. better-sqlite3 runs it synchronously, so nothing else
- * runs on the connection meanwhile; while a transaction holds the connection
- * (`inTransaction`), the statement goes through knex instead, which waits for the pool as any
- * other query does. The 'query' event is emitted as knex would, so statement counts hold.
+ * knex's better-sqlite3 client prepares every statement again on each call, which costs several
+ * times running the timesheet read (docs/decisions.md, "SQLite statements prepared once"). So
+ * outside a transaction a statement runs prepared once per text on the pool's one connection (from
+ * knex's `afterCreate` hook), synchronously, so nothing else runs on it meanwhile; while a
+ * transaction holds it (`inTransaction`), through knex, which waits for the pool. The 'query'
+ * event is emitted as knex would, so statement counts hold.
  */
 const STATEMENTS_PER_CONNECTION = 2000;
 const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
