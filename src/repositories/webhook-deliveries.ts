@@ -146,12 +146,7 @@ const leasedSql = (count: number) =>
   'FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN subscriptions su ON su.id = d.subscription_id ' +
   `JOIN subscribers sb ON sb.id = su.subscriber_id WHERE d.id IN (${placeholders(count)})`;
 
-export interface Lease {
-  token: string;
-  now: string;
-  until: string;
-  limit: number;
-}
+type Lease = { token: string; now: string; until: string; limit: number };
 
 function leaseRows(db: Db, lease: Lease, filter: string, ids: readonly number[]) {
   return rowsOf(db, leaseSql(filter, isPostgres(db)), [lease.token, lease.until, lease.now, lease.now, ...ids, lease.limit]);
@@ -249,10 +244,9 @@ const DEACTIVATE =
  * writes nothing: those deliveries keep their leases and are sent again when they expire.
  */
 export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
-  // On SQLite the transaction holds the write lock from its first statement to its commit, so a
-  // subscription whose failing_since it cleared stays clear until it sets one itself: clearing it
-  // again for the next delivered attempt of that subscription would change nothing. (PostgreSQL
-  // lets other dispatchers commit in between, so there every delivered attempt clears it.)
+  // SQLite's transaction holds the write lock throughout, so a failing_since it cleared stays clear
+  // until it sets one itself; PostgreSQL lets other dispatchers commit in between, so there every
+  // delivered attempt clears it.
   const clearOnce = !isPostgres(db);
   return db.transaction(async (trx) => {
     const moved: boolean[] = [];

@@ -48,14 +48,9 @@ export class CursorCodec {
     const given = Buffer.from(signature, 'base64url');
     const expected = this.sign(body);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    } catch {
-      throw invalid();
-    }
-    if (!Array.isArray(parsed) || (parsed.length !== 5 && parsed.length !== 6)) throw invalid();
-    const [k, o, f, s, key, sideCode] = parsed as unknown[];
+    const parsed = fieldsOf(body);
+    if (!parsed || (parsed.length !== 5 && parsed.length !== 6)) throw invalid();
+    const [k, o, f, s, key, sideCode] = parsed;
     if (k !== kind || o !== owner) throw invalid();
     if (f !== null && typeof f !== 'string') throw invalid();
     if (!Number.isInteger(s) || !Number.isSafeInteger(key)) throw invalid();
@@ -80,11 +75,15 @@ export class CursorCodec {
  */
 export function pageSizeOfCursor(cursor: string): number | undefined {
   if (cursor.length > MAX_CURSOR_LENGTH) return undefined;
-  const body = cursor.split('.', 1)[0] ?? '';
+  const size = fieldsOf(cursor.split('.', 1)[0] ?? '')?.[3];
+  return Number.isInteger(size) ? (size as number) : undefined;
+}
+
+/** The fields a cursor's body holds, its signature unchecked; undefined when it holds none. */
+function fieldsOf(body: string): unknown[] | undefined {
   try {
     const fields: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    const size = Array.isArray(fields) ? (fields as unknown[])[3] : undefined;
-    return Number.isInteger(size) ? (size as number) : undefined;
+    return Array.isArray(fields) ? fields : undefined;
   } catch {
     return undefined;
   }
