@@ -33,9 +33,7 @@ export type DeliveryRecord = ReturnType<typeof toDelivery>;
 export type AttemptRecord = ReturnType<typeof toAttempt>;
 
 function selectDeliveries(db: Db) {
-  return db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .select('d.*', 'e.event', 'e.event_type');
+  return db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').select('d.*', 'e.event', 'e.event_type');
 }
 
 /**

@@ -60,11 +60,7 @@ export class IdTail {
   }
 }
 
-/**
- * Past this many transactions read above the floor (while an old transaction holds the floor
- * back), rows of further transactions wait until the floor moves: the position stays bounded and
- * nothing is lost, only delayed.
- */
+/** Past this many transactions tracked above the floor, new ones wait until it moves: bounded, delayed, never lost. */
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**

@@ -21,15 +21,12 @@ interface PruneOptions {
 }
 
 /**
- * Deletes webhook history older than `retentionDays`: delivered, failed and cancelled deliveries that
- * finished before the cut-off, with their attempts, then events older than it that have no
- * delivery left. Pending deliveries, and so their events, are never touched. Works in small
- * batches, each its own transaction, yielding to the event loop between them.
- *
- * Every delete re-checks its condition, so a delivery queued again (redelivered) while a batch
- * was chosen stays, attempts and all. On PostgreSQL a batch locks its deliveries first (rows
- * another transaction holds are skipped until the next run). An event's once-only key is copied
- * to webhook_event_keys before the event goes, so the license scheduler never emits it again.
+ * Deletes webhook history older than `retentionDays`: finished deliveries (never pending ones)
+ * with their attempts, then older events with no delivery left, in small batches, each its own
+ * transaction, yielding to the event loop between them. Every delete re-checks its condition, so
+ * a delivery redelivered meanwhile stays; on PostgreSQL a batch locks its deliveries first,
+ * skipping rows others hold. An event's once-only key is copied to webhook_event_keys before the
+ * event goes, so the license scheduler never emits it again.
  */
 export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
   const { batchSize = BATCH_SIZE, maxBatches = MAX_BATCHES, stopping = () => false } = options;

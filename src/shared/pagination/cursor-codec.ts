@@ -69,9 +69,8 @@ export class CursorCodec {
 }
 
 /**
- * The page size a cursor says it was issued with, read before its signature is checked (the
- * cost of a request is counted before it runs, without the codec's key); undefined when it says
- * none. A cursor that was not issued here is refused by decode() all the same.
+ * The page size a cursor says it was issued with, unchecked (a request's cost is counted before
+ * it runs, without the codec's key); decode() refuses a cursor not issued here all the same.
  */
 export function pageSizeOfCursor(cursor: string): number | undefined {
   if (cursor.length > MAX_CURSOR_LENGTH) return undefined;

@@ -91,12 +91,10 @@ export interface Connection<T> {
 }
 
 /**
- * Builds the connection from rows fetched in the page's direction (size + 1 of them at most).
- * A page reached through a cursor has a page on the side it came from. An empty page reached
- * through a cursor (its records were deleted, or no longer match the filter) has no edge to
- * take a cursor from: its start and end cursors are both the place it stands, so the way back
- * (or forward) still leads to the records on the far side of the cursor; `farSide` says
- * whether any are there.
+ * Builds the connection from rows fetched in the page's direction (size + 1 at most). A page
+ * reached through a cursor has a page on the side it came from. An empty one (its records deleted,
+ * or no longer matching the filter) has no edge to take a cursor from: both its cursors are the
+ * place it stands, which still leads to the records beyond; `farSide` says whether any are there.
  */
 export function buildConnection<T>(
   rows: T[],
@@ -135,10 +133,9 @@ export function buildConnection<T>(
 }
 
 /**
- * One page of any keyset-paged list as a Relay connection: reads the arguments, fetches the
- * page, and for an empty page reached through a cursor asks once more (for a single row)
- * whether records remain on the far side, so an emptied list does not offer a way back to
- * nothing. `fetch` is the list's repository query, built with applyKeysetPage.
+ * One page of any keyset-paged list as a Relay connection. An empty page reached through a cursor
+ * asks once more (for one row) whether records remain on the far side, so an emptied list does
+ * not offer a way back to nothing. `fetch` is the list's repository query (applyKeysetPage).
  */
 export async function keysetConnection<T>(options: {
   args: ConnectionArgs;
