@@ -1,10 +1,9 @@
 import { isPostgres, type Tx } from '../shared/db/knex.js';
 
 /**
- * PostgreSQL advisory locks held until the transaction ends, for work that several instances may
- * start at once. The key includes the schema, so separate shiftgate databases sharing a server
- * (one schema each) do not hold each other off. On SQLite a write transaction already excludes
- * every other writer, so these take nothing and report the lock as taken.
+ * PostgreSQL advisory locks held until the transaction ends, for work several instances may start
+ * at once, keyed by schema so databases sharing a server do not hold each other off. On SQLite a
+ * write transaction already excludes every other writer: these take nothing and report success.
  */
 const lockSql = (fn: string) => `select ${fn}(hashtext(current_schema() || ':shiftgate:' || ?::text)) as locked`;
 

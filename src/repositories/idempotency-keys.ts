@@ -10,26 +10,14 @@ const PRUNE_BATCH = 100;
 export const IDEMPOTENCY_KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 
 /** One create asked for under an idempotency key. */
-interface IdempotentRequest {
-  apiKeyId: number;
-  key: string;
-  /** The operation and its input without the key: the same key must come with the same request. */
-  fingerprint: string;
-  /** The start of the window: a key stored before it is free again. */
-  cutoff: string;
-  now: Date;
-}
+type IdempotentRequest = NonNullable<ReturnType<typeof idempotentRequest>>;
 
 /**
- * The request's idempotency terms, or null without a key. The input's fields count as sent,
- * absent and null alike; the key itself is left out of the fingerprint.
+ * The request's idempotency terms, or null without a key: the same key must come with the same
+ * operation and input (its fingerprint; fields absent and null count alike, the key is left out).
+ * `cutoff` starts the window: a key stored before it is free again.
  */
-export function idempotentRequest(
-  operation: string,
-  input: Record<string, unknown> & { idempotencyKey?: string | null },
-  apiKeyId: number,
-  now: Date,
-): IdempotentRequest | null {
+export function idempotentRequest(operation: string, input: Record<string, unknown> & { idempotencyKey?: string | null }, apiKeyId: number, now: Date) {
   const key = input.idempotencyKey;
   if (key === undefined || key === null) return null;
   if (!IDEMPOTENCY_KEY_FORMAT.test(key)) throw badInput('Idempotency-Key must be 1 to 255 printable ASCII characters');

@@ -4,8 +4,7 @@ import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { selectRows } from '../shared/db/statements.js';
-import { applyKeysetPage } from './keyset-page.js';
-import { withinCompany } from './tenant-scope.js';
+import { applyKeysetPage, withinCompany } from './tenant-scope.js';
 
 function toStaff(row: Record<string, unknown>) {
   return {
@@ -100,9 +99,8 @@ export async function licenseCompanies(db: Queryable, ids: readonly number[]): P
 export type ExpiringLicense = Awaited<ReturnType<typeof licensesExpiringBy>>[number];
 
 /**
- * One keyset chunk of licenses with an expiry date on or before `horizon`, by id after `afterId`:
- * the candidates of the expiry scan, whose per-license rule is applied in code (date arithmetic
- * in SQL is not portable).
+ * One keyset chunk of licenses expiring on or before `horizon`, by id after `afterId`: the expiry
+ * scan's candidates (its per-license rule runs in code: date arithmetic in SQL is not portable).
  */
 export async function licensesExpiringBy(db: Queryable, horizon: string, afterId: number, limit: number) {
   const rows = (await db('licenses as l')

@@ -3,8 +3,7 @@ import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { alignById, groupById } from '../shared/db/columns.js';
 import { selectRows } from '../shared/db/statements.js';
-import { applyKeysetPage } from './keyset-page.js';
-import { withinCustomerScope, withinSiteScope } from './tenant-scope.js';
+import { applyKeysetPage, withinCustomerScope, withinSiteScope } from './tenant-scope.js';
 
 function toCustomer(row: Record<string, unknown>) {
   return { customerApiId: Number(row.id), customerName: String(row.name) };

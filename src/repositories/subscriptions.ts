@@ -4,8 +4,7 @@ import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { alignById, groupById, toBool, toText } from '../shared/db/columns.js';
 import { selectRows } from '../shared/db/statements.js';
-import { applyKeysetPage } from './keyset-page.js';
-import { withinCompany } from './tenant-scope.js';
+import { applyKeysetPage, withinCompany } from './tenant-scope.js';
 
 function toSubscriber(row: Record<string, unknown>) {
   return { subscriberId: Number(row.id), companyId: Number(row.company_id), name: String(row.name) };

@@ -1,10 +1,9 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import { alignById, fromJson, groupById, toBool, toInt, toText } from '../shared/db/columns.js';
-import { withinTimesheetScope } from './tenant-scope.js';
+import { applyKeysetPage, withinTimesheetScope } from './tenant-scope.js';
 import { rowsOf, selectRows } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { applyKeysetPage } from './keyset-page.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
 
 function staffName(first: unknown, last: unknown): string | null {

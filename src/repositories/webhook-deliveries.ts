@@ -3,7 +3,7 @@ import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { groupById, toInt, toText } from '../shared/db/columns.js';
 import { changesOf, rowsOf } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { applyKeysetPage } from './keyset-page.js';
+import { applyKeysetPage } from './tenant-scope.js';
 
 function toDelivery(row: Record<string, unknown>) {
   return {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyKeysetPage } from '../../src/repositories/keyset-page.js';
+import { applyKeysetPage } from '../../src/repositories/tenant-scope.js';
 import { keysetConnection, type ConnectionArgs, type Connection } from '../../src/shared/pagination/keyset.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

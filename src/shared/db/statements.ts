@@ -38,17 +38,11 @@ function statementOn(connection: BetterSqlite3.Database, sql: string): BetterSql
   return statement;
 }
 
-// The conversions knex applies to better-sqlite3 bindings.
-function sqliteBinding(value: unknown): unknown {
-  if (typeof value === 'boolean') return Number(value);
-  if (value instanceof Date) return value.valueOf();
-  return value;
-}
-
 function direct(q: Queryable, sql: string, bindings: readonly unknown[]): { statement: BetterSqlite3.Statement; values: unknown[] } | null {
   const connection = idleSqliteConnection(q);
   if (!connection) return null;
-  const values = bindings.map(sqliteBinding);
+  // The conversions knex applies to better-sqlite3 bindings.
+  const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.valueOf() : value));
   q.emit('query', { sql, bindings: values, method: 'raw' });
   return { statement: statementOn(connection, sql), values };
 }

@@ -51,8 +51,7 @@ export class CursorCodec {
     const parsed = fieldsOf(body);
     if (!parsed || (parsed.length !== 5 && parsed.length !== 6)) throw invalid();
     const [k, o, f, s, key, sideCode] = parsed;
-    if (k !== kind || o !== owner) throw invalid();
-    if (f !== null && typeof f !== 'string') throw invalid();
+    if (k !== kind || o !== owner || (f !== null && typeof f !== 'string')) throw invalid();
     if (!Number.isInteger(s) || !Number.isSafeInteger(key)) throw invalid();
     const payload: CursorPayload = { kind, owner, filter: f, size: s as number, key: key as number };
     if (parsed.length === 6) {

@@ -85,11 +85,6 @@ export function parseFilterText<T>(text: string | null): Partial<T> {
   return text === null ? {} : (JSON.parse(text) as Partial<T>);
 }
 
-export interface Connection<T> {
-  edges: { cursor: string; node: T }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
-
 /**
  * Builds the connection from rows fetched in the page's direction (size + 1 at most). A page
  * reached through a cursor has a page on the side it came from. An empty one (its records deleted,
@@ -103,7 +98,7 @@ export function buildConnection<T>(
   keyOf: (row: T) => number,
   codec: CursorCodec,
   farSide = false,
-): Connection<T> {
+) {
   const more = rows.length > page.size;
   const pageRows = more ? rows.slice(0, page.size) : rows;
   if (page.direction === 'backward') pageRows.reverse();
@@ -157,3 +152,6 @@ export async function keysetConnection<T>(options: {
   }
   return buildConnection(rows, page, list, keyOf, codec, farSide);
 }
+
+/** A Relay connection: its edges and pageInfo. */
+export type Connection<T> = ReturnType<typeof buildConnection<T>>;
