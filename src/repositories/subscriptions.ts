@@ -117,17 +117,10 @@ export async function insertSubscription(
   if (isPostgres(trx)) await trx('subscribers').where({ id: values.subscriberId }).forUpdate().select('id');
   const [counted] = await trx('subscriptions').where({ subscriber_id: values.subscriberId }).whereNull('deleted_at').count({ n: '*' });
   if (Number(counted?.n) >= maxPerSubscriber) throw conflict(`a subscriber may have at most ${maxPerSubscriber} subscriptions`);
-  const [inserted] = await trx('subscriptions')
-    .insert({
-      subscriber_id: values.subscriberId,
-      event_filter_id: values.eventFilterId,
-      uri: values.uri,
-      is_active: true,
-      created_date_time: values.now,
-      modified_date_time: values.now,
-    })
-    .returning('id');
-  return Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+  const { eventFilterId, uri, now } = values;
+  const row = { subscriber_id: values.subscriberId, event_filter_id: eventFilterId, uri, is_active: true, created_date_time: now, modified_date_time: now };
+  const [inserted] = (await trx('subscriptions').insert(row).returning('id')) as { id: number }[];
+  return Number(inserted!.id);
 }
 
 export async function updateSubscriptionRow(trx: Tx, id: number, changes: { uri?: string; isActive?: boolean; now: string }): Promise<void> {
@@ -142,8 +135,7 @@ export async function updateSubscriptionRow(trx: Tx, id: number, changes: { uri?
  * The row stays so its delivery log keeps referring to it.
  */
 export async function markSubscriptionDeleted(trx: Tx, id: number, now: string): Promise<boolean> {
-  const updated = await trx('subscriptions').where({ id }).whereNull('deleted_at').update({ deleted_at: now, is_active: false });
-  return updated > 0;
+  return (await trx('subscriptions').where({ id }).whereNull('deleted_at').update({ deleted_at: now, is_active: false })) > 0;
 }
 
 /**
@@ -151,14 +143,11 @@ export async function markSubscriptionDeleted(trx: Tx, id: number, now: string):
  * subscriber of the company that owns the record, so another company never sees it.
  */
 export async function activeSubscriptionIdsFor(trx: Queryable, match: { companyId: number; event: string; eventType: string }): Promise<number[]> {
-  const rows = (await trx('subscriptions as su')
+  const ids = (await trx('subscriptions as su')
     .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
     .join('event_filters as f', 'f.id', 'su.event_filter_id')
-    .where('sb.company_id', match.companyId)
-    .where('f.event', match.event)
-    .where('f.event_type', match.eventType)
-    .where('su.is_active', true)
+    .where({ 'sb.company_id': match.companyId, 'f.event': match.event, 'f.event_type': match.eventType, 'su.is_active': true })
     .whereNull('su.deleted_at')
-    .select('su.id')) as { id: number }[];
-  return rows.map((row) => Number(row.id));
+    .pluck('su.id')) as number[];
+  return ids.map(Number);
 }

@@ -93,13 +93,8 @@ export async function insertLicenseEvents(
 
 /** Whether any active subscription listens to this event (of any company): when none does, events need no deliveries. */
 export async function anyActiveSubscriptionTo(trx: Queryable, event: string): Promise<boolean> {
-  const row = await trx('subscriptions as su')
-    .join('event_filters as f', 'f.id', 'su.event_filter_id')
-    .where('f.event', event)
-    .where('su.is_active', true)
-    .whereNull('su.deleted_at')
-    .first('su.id');
-  return row !== undefined;
+  const subscriptions = trx('subscriptions as su').join('event_filters as f', 'f.id', 'su.event_filter_id');
+  return (await subscriptions.where({ 'f.event': event, 'su.is_active': true }).whereNull('su.deleted_at').first('su.id')) !== undefined;
 }
 
 const STORE_PAYLOAD = 'UPDATE webhook_events SET payload = ? WHERE id = ? AND payload IS NULL';
