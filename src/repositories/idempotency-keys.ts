@@ -43,11 +43,10 @@ export async function recall<T>(db: Queryable, request: IdempotentRequest): Prom
 }
 
 /**
- * Runs `create` in one write transaction. With a request, the result is stored under its key
- * in the same transaction, and a repeat gets the stored result instead of creating again:
- * checked inside the transaction, and, when a concurrent request with the key committed
- * first (the unique index refuses the second row and this transaction rolls back), after it.
- * Only results are remembered: a create that throws leaves the key free.
+ * Runs `create` in one write transaction, storing its result under the request's key there: a
+ * repeat gets the stored result instead, checked in the transaction and, when a concurrent request
+ * with the key committed first (its unique index rolls this one back), after it. A create that
+ * throws leaves the key free.
  */
 export async function createOnce<T>(db: Db, request: IdempotentRequest | null, create: (trx: Tx) => Promise<T>): Promise<T> {
   if (!request) return db.transaction(create);

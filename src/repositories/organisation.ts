@@ -57,11 +57,7 @@ export async function sitePage(db: Db, principal: Principal, page: KeysetPage): 
   return (await selectRows(db, applyKeysetPage(query, 's.id', page))).map(toSite);
 }
 
-/**
- * The first `size + 1` sites (by id) of each of these customers within the key's scope, grouped
- * like the ids, in one statement: a customer list asking for each customer's first sites costs
- * one query, not one per customer.
- */
+/** The first `size + 1` sites (by id) of each of these customers within the key's scope, grouped like the ids, in one statement. */
 export async function firstSitesOfCustomers(db: Db, principal: Principal, customerIds: readonly number[], size: number): Promise<SiteRecord[][]> {
   const ranked = selectSites(db, principal)
     .whereIn('s.customer_id', customerIds as number[])

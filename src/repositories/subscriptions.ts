@@ -88,10 +88,7 @@ export async function loadSubscriptions(db: Queryable, principal: Principal, ids
   return alignById(ids, rows.map(toSubscription), (s) => s.subscriptionId);
 }
 
-/**
- * Whether this subscription belongs, or belonged, to the key's company: a deleted one counts, so
- * its delivery log (its cancelled deliveries) stays readable after the delete.
- */
+/** Whether this subscription belongs, or belonged, to the key's company: a deleted one's delivery log stays readable. */
 export async function subscriptionOfCompany(db: Queryable, principal: Principal, id: number): Promise<boolean> {
   const query = withinCompany(db('subscriptions as su').join('subscribers as sb', 'sb.id', 'su.subscriber_id').where('su.id', id), 'sb.company_id', principal);
   return (await selectRows(db, query.select('su.id'))).length > 0;

@@ -63,12 +63,11 @@ function toTimesheet(row: Record<string, unknown>) {
 /** A timesheet entry with everything the contract derives from its site, customer and staff. */
 export type TimesheetRecord = ReturnType<typeof toTimesheet>;
 
-// Site, customer and staff travel with every timesheet read, joined in the same statement.
-// The joins are written as CROSS JOIN with their conditions in WHERE (the same inner join):
-// SQLite keeps that order, so timesheets drive and a list page walks timesheet_id (or the
-// index of a timesheet-column filter) in order and stops after pageSize + 1 rows, instead of
-// starting from the key's customers and sorting every timesheet they reach. PostgreSQL plans
-// the same text freely (docs/rest-api.md, List filters and their indexes).
+// Site, customer and staff travel with every timesheet read, joined in the same statement, as
+// CROSS JOINs with their conditions in WHERE: SQLite keeps that order, so a list page walks
+// timesheet_id (or a timesheet-column filter's index) and stops after pageSize + 1 rows, instead of
+// sorting every timesheet of the key's customers. PostgreSQL plans the same text freely
+// (docs/rest-api.md, List filters and their indexes).
 function selectTimesheets(db: Db, principal: Principal) {
   const query = db('timesheets as t')
     .crossJoin(db.raw('?? as ??', ['sites', 'si']))
@@ -165,9 +164,8 @@ export interface ShownChanges {
 }
 
 /**
- * Stamps the entries a write changed with its modification time (`at`, UTC ISO text). A writer
- * calls this last in its transaction, just before the commit, so that a reader who noted a time
- * before the commit finds the entries with it (docs/rest-api.md, Incremental sync).
+ * Stamps the entries a write changed with its modification time (`at`, UTC ISO text), last in its
+ * transaction, so a reader who noted a time before the commit finds them (docs/rest-api.md, Incremental sync).
  */
 export async function markTimesheetsModified(trx: Queryable, changes: ShownChanges, at: string): Promise<void> {
   const stamp = { modified_at: at };

@@ -36,11 +36,7 @@ function selectDeliveries(db: Db) {
   return db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').select('d.*', 'e.event', 'e.event_type');
 }
 
-/**
- * A keyset page of one subscription's deliveries, newest first. "Forward" walks towards older
- * deliveries, so the key comparisons are the reverse of an ascending list. The caller has
- * already checked that the subscription is in scope.
- */
+/** A keyset page of one subscription's deliveries, newest first; the caller checked the subscription's scope. */
 export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetPage): Promise<DeliveryRecord[]> {
   const query = selectDeliveries(db).where('d.subscription_id', subscriptionId);
   return ((await applyKeysetPage(query, 'd.id', page, 'desc')) as Record<string, unknown>[]).map(toDelivery);
@@ -164,8 +160,7 @@ export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: read
 
 /**
  * Leases up to `limit` due deliveries of `subscriptions` (those seen sending to one destination),
- * oldest first, in one statement, returning only what placing them needs: each is read whole
- * (readLeased) just before it is sent.
+ * oldest first, in one statement; each is read whole (readLeased) just before it is sent.
  */
 export async function leaseDueOfSubscriptions(
   db: Db,

@@ -64,20 +64,16 @@ export class IdTail {
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**
- * PostgreSQL: ids come from a sequence when rows are inserted, so transactions commit out of id
- * order and `id > last` would pass over a row whose transaction was still open when a higher id
- * was read. Every event row carries the id of the transaction that wrote it (migration
- * 006_live_event_order), and the position is kept in transaction terms instead:
+ * PostgreSQL: ids come from a sequence at insert, so transactions commit out of id order and
+ * `id > last` would pass over a row whose transaction was still open when a higher id was read.
+ * Every event row carries its transaction's id (migration 006_live_event_order), and the position
+ * is kept in transaction terms: the floor (the snapshot's xmin at a read that returned everything
+ * it found: every transaction below it had finished, all its rows returned), and for each
+ * transaction at or above it already read from, the highest id returned.
  *
- * - the floor: the snapshot's xmin at a read that returned everything it found. Every transaction
- *   below it had finished then, and all of its rows were returned; rows below are never looked at.
- * - for each transaction at or above the floor already read from: the highest id returned.
- *
- * A read returns, in id order, every row visible in its snapshot (committed) at or above the
- * floor and beyond its transaction's highest returned id. A transaction's rows become visible all
- * at once, when it commits, so a committed row is returned by the first read after its commit,
- * whatever the ids of others, and only once. Unlike waiting for the floor to pass a transaction,
- * events are not held back behind a long transaction (an import) still running.
+ * A read returns, in id order, every committed row at or above the floor beyond its transaction's
+ * highest returned id. A transaction's rows become visible all at once, when it commits, so each
+ * is returned once, by the first read after that, and none waits behind a long transaction.
  */
 export class SnapshotTail {
   private floor: bigint | null = null;

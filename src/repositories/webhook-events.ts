@@ -2,19 +2,13 @@ import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { changesOf, rowsOf } from '../shared/db/statements.js';
 
-/**
- * Takes once-only event keys in the caller's transaction, a few hundred per statement, and
- * returns those that were still free. A key once taken is never freed.
- */
+/** Takes once-only event keys in the caller's transaction, returning those still free; a key taken is never freed. */
 export async function claimEventKeys(trx: Queryable, keys: readonly string[], createdAt: string): Promise<Set<string>> {
   const claimed = new Set<string>();
   for (const part of chunk(keys, ID_CHUNK)) {
-    const rows = (await trx('webhook_event_keys')
-      .insert(part.map((key) => ({ dedupe_key: key, created_at: createdAt })))
-      .onConflict('dedupe_key')
-      .ignore()
-      .returning('dedupe_key')) as { dedupe_key: string }[];
-    for (const row of rows) claimed.add(row.dedupe_key);
+    const rows = part.map((key) => ({ dedupe_key: key, created_at: createdAt }));
+    const taken = (await trx('webhook_event_keys').insert(rows).onConflict('dedupe_key').ignore().returning('dedupe_key')) as { dedupe_key: string }[];
+    for (const row of taken) claimed.add(row.dedupe_key);
   }
   return claimed;
 }
@@ -42,18 +36,9 @@ export type UnrenderedEvent = Omit<EventInsert, 'dedupeKey'> & { eventId: number
 
 /** Writes one event row; null when its dedupe key is already on a stored event. */
 export async function insertEvent(trx: Queryable, event: EventInsert): Promise<number | null> {
-  const [inserted] = (await trx('webhook_events')
-    .insert({
-      event: event.event,
-      event_type: event.eventType,
-      company_id: event.companyId,
-      record_id: event.recordId,
-      occurred_at: event.occurredAt,
-      dedupe_key: event.dedupeKey,
-    })
-    .onConflict('dedupe_key')
-    .ignore()
-    .returning('id')) as { id: number }[];
+  const { eventType, companyId, recordId, occurredAt, dedupeKey } = event;
+  const row = { event: event.event, event_type: eventType, company_id: companyId, record_id: recordId, occurred_at: occurredAt, dedupe_key: dedupeKey };
+  const [inserted] = (await trx('webhook_events').insert(row).onConflict('dedupe_key').ignore().returning('id')) as { id: number }[];
   return inserted === undefined ? null : Number(inserted.id);
 }
 
@@ -101,9 +86,9 @@ const STORE_PAYLOAD = 'UPDATE webhook_events SET payload = ? WHERE id = ? AND pa
 const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
 
 /**
- * Stores a rendered body on its event unless one is there already, and returns the body the event
- * keeps: the first one stored wins, so every attempt and subscription sends the same bytes. Fixed
- * statements (no query built per call): the dispatcher stores one body per event it sends.
+ * Stores a rendered body on its event unless one is there, and returns the body the event keeps:
+ * the first stored wins, so every attempt and subscription sends the same bytes. Fixed statements:
+ * the dispatcher stores one body per event it sends.
  */
 export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
   if ((await changesOf(db, STORE_PAYLOAD, [body, eventId])) > 0) return body;

@@ -15,12 +15,11 @@ const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js')
 const SqliteTransactionBase = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as new (...args: unknown[]) => SqliteTransaction;
 
 /**
- * A deferred transaction that reads first and writes later asks for the write lock in the
- * middle; if another connection holds it then, SQLite fails at once (SQLITE_BUSY, or
- * SQLITE_BUSY_SNAPSHOT when another write committed after the read) instead of waiting
- * busy_timeout, because waiting could deadlock two such transactions. BEGIN IMMEDIATE takes
- * the write lock first, where SQLite can wait for it. Every transaction here writes, so each
- * one begins that way; nested ones stay savepoints.
+ * A deferred transaction that reads first asks for the write lock in the middle; if another
+ * connection holds it, SQLite fails at once (SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT after another
+ * write committed) rather than wait busy_timeout, which could deadlock two such transactions.
+ * BEGIN IMMEDIATE takes the lock first, where SQLite can wait. Every transaction here writes, so
+ * each begins that way; nested ones stay savepoints.
  *
  * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error, lack
  * of memory): a ROLLBACK then fails with "no transaction is active", and knex would reject with

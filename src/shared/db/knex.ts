@@ -54,10 +54,7 @@ export function postgresConnectionString(db: Db): string | undefined {
 
 let pgModule: typeof Pg | undefined;
 
-/**
- * The PostgreSQL driver, loaded the first time a PostgreSQL connection needs it: a gateway on
- * SQLite never does, and the driver's modules would otherwise stay in its memory for nothing.
- */
+/** The PostgreSQL driver, loaded when first needed: a gateway on SQLite never keeps its modules in memory. */
 export function pgDriver(): typeof Pg {
   pgModule ??= require('pg') as typeof Pg;
   return pgModule;
@@ -175,10 +172,9 @@ export async function prepareDatabase(db: Db, database: DatabaseConfig): Promise
 }
 
 /**
- * Throws when SQLite cannot take a write: a full disk or a read-only file still answers a select.
- * The probe creates a table and fills a page of it, so it needs fresh pages as a real write does,
- * then rolls back and leaves nothing. PostgreSQL is not probed: its ping covers what this gateway
- * can see of it, and a table created per probe would churn its catalog.
+ * Throws when SQLite cannot take a write (a full disk or a read-only file still answers a select):
+ * the probe fills a page of a new table, needing fresh pages as a real write does, and rolls back.
+ * PostgreSQL is not probed: its ping covers what we can see, and a table per probe churns its catalog.
  */
 export async function probeWrite(db: Db): Promise<void> {
   if (isPostgres(db)) return;

@@ -5,10 +5,9 @@ import { failedStatementOf } from './failed-statements.js';
 const { KnexTimeoutError } = knex;
 
 /**
- * Why the database could not serve a statement, when the reason is the database's state and not
- * the statement: `busy` when SQLite's write lock stayed taken past busy_timeout, `unavailable`
- * when it cannot be reached or cannot take writes. Either way the statement did nothing and the
- * same request may succeed later, so both APIs answer 503 with Retry-After.
+ * Why the database's state, not the statement, kept a statement from running: `busy` when SQLite's
+ * write lock stayed taken past busy_timeout, `unavailable` when it cannot be reached or take writes.
+ * The statement did nothing and may succeed later, so both APIs answer 503 with Retry-After.
  */
 export type Unavailability = 'busy' | 'unavailable';
 
@@ -16,16 +15,12 @@ export type Unavailability = 'busy' | 'unavailable';
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * PostgreSQL's SQLSTATEs for a server that is going away, starting, full or read-only:
- * admin/crash shutdown and "cannot connect now" (57P01–57P03), too many connections (53300),
- * disk full (53100) and a read-only transaction (25006, a standby or a read-only default).
+ * PostgreSQL's SQLSTATEs for a server going away, starting, full or read-only: shutdowns and "cannot
+ * connect now" (57P01–57P03), too many connections (53300), disk full (53100), read-only (25006).
  */
 const POSTGRES_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53100', '25006']);
 
-/**
- * pg reports a connection that ends under a query, or a client already broken by one, with a
- * plain Error and no code; its message is all there is to recognise it by.
- */
+/** pg reports a connection ended under a query, or a client broken by one, by its message alone (no code). */
 const PG_CONNECTION_LOST = /^Connection terminated|^Client has encountered a connection error/;
 
 function unavailabilityOfCode(code: string): Unavailability | undefined {

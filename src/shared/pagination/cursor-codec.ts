@@ -2,14 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badCursor } from '../errors.js';
 
 /**
- * What a cursor remembers: which list it belongs to (kind + owner), the filter and page size
- * it was issued with, and a key. A cursor is signed, so a tampered or foreign cursor is
- * refused instead of silently paging somewhere else.
- *
- * An edge's cursor names its record: `after` it means the records past that one, `before` it
- * the records ahead of it. A cursor with a `side` names one fixed place instead, just after or
- * just before the key, whichever way it is used: an empty page has no record to name, only
- * the place it stands.
+ * What a signed cursor remembers (a tampered or foreign one is refused, not followed): its list
+ * (kind + owner), the filter and page size it was issued with, and a key. An edge's cursor names
+ * its record: `after` it means the records past that one, `before` it those ahead. A cursor with a
+ * `side` names one fixed place instead, just after or before the key, whichever way it is used:
+ * an empty page has no record to name, only the place it stands.
  */
 interface CursorPayload {
   kind: string;
