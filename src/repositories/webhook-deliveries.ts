@@ -48,9 +48,8 @@ export async function findDelivery(db: Db, subscriptionId: number, deliveryId: n
 }
 
 /**
- * The latest `latest` attempts of several deliveries (oldest first), grouped like the ids: one
- * statement per batch. Redeliveries start the schedule over, so a delivery's attempts have no
- * bound of their own; the window keeps what is read bounded too, not only what is answered.
+ * The latest `latest` attempts of several deliveries (oldest first), grouped like the ids, in one
+ * statement. Redeliveries start the schedule over, so only the window bounds what is read.
  */
 export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest: number): Promise<AttemptRecord[][]> {
   const numbered = db('webhook_attempts')
@@ -62,19 +61,13 @@ export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest:
   return groupById(deliveryIds, rows, (row) => Number(row.delivery_id)).map((attempts) => attempts.map(toAttempt));
 }
 
-/**
- * Queues a delivery again, due now, with the retry schedule started over. Its webhook-id and
- * stored body stay the same, so a receiver that already has it can recognise the repeat.
- */
+/** Queues a delivery again, due now, its schedule started over; the same webhook-id and body let a receiver see the repeat. */
 export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Promise<void> {
   const due = { state: 'pending', attempt_count: 0, next_attempt_at: now.toISOString(), completed_at: null, lease_owner: null, lease_expires_at: null };
   await db('webhook_deliveries').where({ id: deliveryId }).update(due);
 }
 
-/**
- * One pending delivery per subscription an event reaches, due at once, in the event's transaction;
- * a pair with any number of subscriptions is written a bounded statement at a time.
- */
+/** One pending delivery per subscription an event reaches, due at once, in the event's transaction, a bounded insert at a time. */
 export async function insertPendingDeliveries(
   trx: Queryable,
   eventId: number,
@@ -175,9 +168,8 @@ export async function leaseDueOfSubscriptions(
 }
 
 /**
- * The deliveries of `ids` read afresh, with what may have changed while they were held: the
- * lease itself (cleared by a cancel, or passed to another dispatcher), the subscription (paused,
- * its URI) and the subscriber's signing secrets. The caller compares the lease with its own.
+ * The deliveries of `ids` read afresh with what may have changed while held: the lease (cleared by
+ * a cancel, or passed on; the caller compares it with its own), the subscription, the secrets.
  */
 export async function readLeased(db: Db, ids: readonly number[]): Promise<LeasedDelivery[]> {
   if (ids.length === 0) return [];

@@ -17,13 +17,6 @@ export type Row = Record<string, unknown>;
 const STATEMENTS_PER_CONNECTION = 2000;
 const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
-/** The connection a statement of `q` may run on directly: SQLite, outside any transaction. */
-function idleSqliteConnection(q: Queryable): BetterSqlite3.Database | null {
-  if ((q as Knex.Transaction).isTransaction) return null;
-  const connection = pooledSqliteConnection(q as Db);
-  return connection?.open && !connection.inTransaction ? connection : null;
-}
-
 function statementOn(connection: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
   let statements = prepared.get(connection);
   if (!statements) {
@@ -38,9 +31,10 @@ function statementOn(connection: BetterSqlite3.Database, sql: string): BetterSql
   return statement;
 }
 
+/** A statement of `q` ready to run directly (SQLite, outside any transaction), or null. */
 function direct(q: Queryable, sql: string, bindings: readonly unknown[]): { statement: BetterSqlite3.Statement; values: unknown[] } | null {
-  const connection = idleSqliteConnection(q);
-  if (!connection) return null;
+  const connection = (q as Knex.Transaction).isTransaction ? undefined : pooledSqliteConnection(q as Db);
+  if (!connection?.open || connection.inTransaction) return null;
   // The conversions knex applies to better-sqlite3 bindings.
   const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.valueOf() : value));
   q.emit('query', { sql, bindings: values, method: 'raw' });

@@ -68,9 +68,8 @@ export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, cod
 }
 
 /**
- * A list's filters as a cursor carries them: the given values in the order of `keys`, so the
- * same filters always sign the same. Filters with no value set count as not passed
- * (undefined), so a cursor alone pages on with the filters it carries.
+ * A list's filters as a cursor carries them: the given values in the order of `keys`, so the same
+ * filters always sign the same; none set counts as not passed, so a cursor pages on with its own.
  */
 export function filterText<K extends string>(
   filter: Partial<Record<K, string | number | null | undefined>> | null | undefined,
