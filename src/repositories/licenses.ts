@@ -86,10 +86,8 @@ export async function licensePage(db: Db, principal: Principal, employeeId: numb
 export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   const owners = new Map<number, number>();
   for (const part of chunk(ids, ID_CHUNK)) {
-    const rows = (await db('licenses as l')
-      .join('staff as s', 's.id', 'l.employee_id')
-      .whereIn('l.security_license_id', part)
-      .select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
+    const licenses = db('licenses as l').join('staff as s', 's.id', 'l.employee_id').whereIn('l.security_license_id', part);
+    const rows = (await licenses.select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
     for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
   }
   return owners;

@@ -54,8 +54,7 @@ export class IdTail {
       .limit(limit)
       .select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as Record<string, unknown>[];
     const events = rows.map(eventRow);
-    const last = events.at(-1);
-    if (last) this.lastId = last.id;
+    this.lastId = events.at(-1)?.id ?? this.lastId;
     return events;
   }
 }

@@ -39,10 +39,7 @@ function checkSize(name: string, value: number | null | undefined): number | und
   return value;
 }
 
-/**
- * Reads Relay connection arguments into a keyset page. A cursor carries the filter and page
- * size it was issued with, so "the next page" needs nothing but the cursor.
- */
+/** Reads Relay connection arguments into a keyset page; a cursor carries its filter and page size, so it pages on alone. */
 export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, codec: CursorCodec): KeysetPage {
   const first = checkSize('first', args.first);
   const last = checkSize('last', args.last);
@@ -84,6 +81,21 @@ export function parseFilterText<T>(text: string | null): Partial<T> {
   return text === null ? {} : (JSON.parse(text) as Partial<T>);
 }
 
+/** An edge signs its cursor only when a caller selects it (REST pages need just two of them). */
+class Edge<T> {
+  private signed: string | undefined;
+
+  constructor(
+    readonly node: T,
+    private readonly encode: (node: T) => string,
+  ) {}
+
+  get cursor(): string {
+    this.signed ??= this.encode(this.node);
+    return this.signed;
+  }
+}
+
 /**
  * Builds the connection from rows fetched in the page's direction (size + 1 at most). A page
  * reached through a cursor has a page on the side it came from. An empty one (its records deleted,
@@ -102,16 +114,7 @@ export function buildConnection<T>(
   const pageRows = more ? rows.slice(0, page.size) : rows;
   if (page.direction === 'backward') pageRows.reverse();
   const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
-  // An edge signs its cursor only when a caller selects it (REST pages need just two of them).
-  const edges = pageRows.map((node) => {
-    let cursor: string | undefined;
-    return {
-      node,
-      get cursor() {
-        return (cursor ??= codec.encode({ ...payload, key: keyOf(node) }));
-      },
-    };
-  });
+  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
   const forward = page.direction === 'forward';
   const cameFrom = edges.length > 0 ? page.from !== null : farSide;
   const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
