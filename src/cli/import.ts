@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { migrateLatest, openDatabase } from '../shared/db/knex.js';
 import { firstLineOf } from '../shared/startup-error.js';
 import { fileSource, importScanned, ImportValidationError, JsonRefusedError, JsonSyntaxError, scanImport, SpoolError, type ImportSource, type ScannedImport } from '../import/import-data.js';
-import { formatSummary } from '../import/summary.js';
+import { formatSummary } from '../import/outcomes.js';
 import { emitImportEvents } from '../import/events.js';
 import { NO_PROGRESS, progressLine, type ProgressLine } from './import-progress.js';
 

@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import type { ImportChanges, LicenseChange } from './changes.js';
+import type { ImportChanges, LicenseChange } from './outcomes.js';
 import { emitDataEvents, newWebhookId, type RecordChange } from '../webhooks/outbox.js';
 import { anyActiveSubscriptionTo, insertLicenseEvents } from '../repositories/webhook-events-bulk.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';

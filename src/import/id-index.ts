@@ -72,3 +72,22 @@ export class IdIndex {
     yield* this.outside;
   }
 }
+
+/** A growing list of 32-bit integers (ids fit: the import caps them at 2^31 - 1), 4 bytes each. */
+export class IntList {
+  private data = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  at(index: number): number {
+    return this.data[index]!;
+  }
+}

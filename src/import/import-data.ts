@@ -1,13 +1,10 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import type { ImportChanges } from './changes.js';
-import { applySource } from './apply.js';
-import { SECTION_NAMES, type Section } from './format.js';
-import { ImportOutcomes } from './outcomes.js';
+import { applySource, type ImportProgressSink } from './apply.js';
+import { SECTION_NAMES } from './format.js';
+import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
 import { collectFacts, type FileFacts } from './parse.js';
-import type { ImportProgressSink } from './progress.js';
-import { ImportValidationError, MAX_REPORTED_PROBLEMS, Problems } from './problems.js';
+import { ImportValidationError, Problems } from './problems.js';
 import { memorySource, type ImportSource } from './source.js';
-import type { ImportSummary } from './summary.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
@@ -21,9 +18,8 @@ import { widenPageCache, writeDirectly } from '../repositories/import-tables.js'
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
-export type { ImportSummary } from './summary.js';
-export type { ImportProgress, ImportProgressSink } from './progress.js';
-export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
+export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
+export type { ImportProgress, ImportProgressSink } from './apply.js';
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SpoolError } from './spool.js';
@@ -52,7 +48,7 @@ export interface ScannedImport {
 
 /** Reads the source once for its ids and references (parse.ts); throws JsonSyntaxError for a file that is not JSON. */
 export async function scanImport(source: ImportSource): Promise<ScannedImport> {
-  const problems = new Problems(SECTION_NAMES, MAX_REPORTED_PROBLEMS, source.lineOf && ((section, index) => source.lineOf!(section as Section, index)));
+  const problems = new Problems(SECTION_NAMES, undefined, source.lineOf?.bind(source));
   const facts = await collectFacts(source, problems);
   return { source, facts, problems };
 }

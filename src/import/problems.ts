@@ -1,3 +1,5 @@
+import type { Section } from './format.js';
+
 /** One segment of a JSON path: an object key or an array index. */
 export type PathSegment = string | number;
 
@@ -56,13 +58,13 @@ export class Problems {
   constructor(
     private readonly sectionOrder: readonly string[],
     private readonly kept = MAX_REPORTED_PROBLEMS,
-    private readonly lineOf?: (section: string, index: number) => number | undefined,
+    private readonly lineOf?: (section: Section, index: number) => number | undefined,
   ) {}
 
   add(path: readonly PathSegment[], reason: string): void {
     const [first, second] = path;
     const section = typeof first === 'string' ? this.sectionOrder.indexOf(first) : -1;
-    const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as string, second) : undefined;
+    const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as Section, second) : undefined;
     this.items.push({
       section,
       indices: path.filter((segment): segment is number => typeof segment === 'number'),
