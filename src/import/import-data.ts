@@ -22,7 +22,7 @@ export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } fro
 export type { ImportProgress, ImportProgressSink } from './apply.js';
 export { fileSource, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
-export { SpoolError } from './spool.js';
+export { SpoolError } from './source.js';
 export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
