@@ -3,11 +3,9 @@ import { loadRows, parkEventFilters, storedCeiling, upsertRows, type Row } from 
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { generateSigningSecret } from '../webhooks/signing-secret.js';
 import { kindOf, REFERENCES, SECTION_NAMES, type Section, type SubscriberInput } from './format.js';
-import type { ImportOutcomes } from './outcomes.js';
-import { CHECKED_FIRST, idLike, validRecord } from './parse.js';
-import type { Problems } from './problems.js';
+import { ImportOutcomes } from './outcomes.js';
+import { CHECKED_FIRST, idLike, validRecord, type ScannedImport } from './parse.js';
 import { sameRow, TABLES, toRow, type Entity, type Outcome, type PlannedRow } from './rows.js';
-import type { ImportSource } from './source.js';
 import type { ElementChecks, OwnedRecord } from './validate.js';
 
 /**
@@ -63,13 +61,6 @@ async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[
   return changed.length;
 }
 
-interface Progress {
-  total: number;
-  compared: number;
-  written: number;
-  report: ImportProgressSink;
-}
-
 /**
  * The second reading, section by section in write order (parents first, whatever order the file
  * lists them in; only the `sections` that have elements): licenses and timesheets are checked one
@@ -78,19 +69,14 @@ interface Progress {
  * transaction. Once any problem is known nothing more is written (the caller rolls back), but
  * the reading and the checks go on so that every problem is reported.
  */
-export async function applySource(
-  trx: Tx,
-  source: ImportSource,
-  sections: ReadonlySet<Section>,
-  checks: ElementChecks,
-  problems: Problems,
-  outcomes: ImportOutcomes,
-  progress: Progress,
-): Promise<void> {
+export async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
+  const outcomes = new ImportOutcomes();
+  const progress = { total: facts.elementCount + facts.eventFilters.length, compared: 0, written: 0 };
+  if (problems.count === 0) report({ stage: 'validated', done: progress.total, total: progress.total });
   const filters: PlannedRow[] = [];
   let sectionReported = false;
   // The number still to write is not known until every record is compared: the records not yet compared count as if each will be.
-  const reportWritten = () => progress.report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
+  const reportWritten = () => report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
 
   const flush = async (section: Section, chunk: (OwnedRecord & { record: object })[]) => {
     if (chunk.length === 0) return;
@@ -103,7 +89,7 @@ export async function applySource(
     progress.compared += records.length;
     // A terminal redraws on every change of stage: the comparison is reported once per section
     // (its first chunk, and its end below), the writing chunk by chunk.
-    if (!sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+    if (!sectionReported) report({ stage: 'compared', done: progress.compared, total: progress.total });
     sectionReported = true;
     progress.written += await writeChunk(trx, section, planned);
     reportWritten();
@@ -115,7 +101,7 @@ export async function applySource(
 
   for (const section of SECTION_NAMES) {
     // A section the first reading found no element of would cost a whole reading of the file for nothing.
-    if (!sections.has(section)) continue;
+    if (!facts.sectionsWithElements.has(section)) continue;
     const early = CHECKED_FIRST.has(section);
     const references = early ? [] : REFERENCES[section];
     const { idField } = TABLES[section];
@@ -141,17 +127,18 @@ export async function applySource(
       return flush(section, full);
     });
     await flush(section, chunk);
-    if (sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+    if (sectionReported) report({ stage: 'compared', done: progress.compared, total: progress.total });
   }
 
-  if (problems.count > 0 || filters.length === 0) return;
+  if (problems.count > 0 || filters.length === 0) return outcomes;
   // Two stored filters of one subscriber may swap pairs: those whose pair changes are first
   // parked on a pair no real filter can have, or the unique index would trip halfway.
   const moving = filters.filter(({ outcome, row, before }) => outcome === 'updated' && (row.event !== before?.event || row.event_type !== before?.event_type));
   await parkEventFilters(trx, moving.map(({ id }) => id));
   outcomes.add('eventFilters', filters);
   progress.compared += filters.length;
-  progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+  report({ stage: 'compared', done: progress.compared, total: progress.total });
   progress.written += await writeChunk(trx, 'eventFilters', filters);
   reportWritten();
+  return outcomes;
 }

@@ -1,10 +1,9 @@
 import type { Db, Tx } from '../shared/db/knex.js';
 import { applySource, type ImportProgressSink } from './apply.js';
-import { SECTION_NAMES } from './format.js';
-import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
-import { collectFacts, type FileFacts } from './parse.js';
-import { ImportValidationError, Problems } from './problems.js';
-import { memorySource, type ImportSource } from './source.js';
+import type { ImportChanges, ImportSummary } from './outcomes.js';
+import { scanImport, type ScannedImport } from './parse.js';
+import { ImportValidationError } from './problems.js';
+import { memorySource } from './source.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
@@ -18,6 +17,7 @@ import { widenPageCache, writeDirectly } from '../repositories/import-tables.js'
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
+export { scanImport, type ScannedImport } from './parse.js';
 export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
 export type { ImportProgress, ImportProgressSink } from './apply.js';
 export { fileSource, type ImportSource } from './source.js';
@@ -39,20 +39,6 @@ export interface ImportOptions {
   now?: () => Date;
 }
 
-/** The first reading of a source, done before the database is opened (a syntax error stops there). */
-export interface ScannedImport {
-  source: ImportSource;
-  facts: FileFacts;
-  problems: Problems;
-}
-
-/** Reads the source once for its ids and references (parse.ts); throws JsonSyntaxError for a file that is not JSON. */
-export async function scanImport(source: ImportSource): Promise<ScannedImport> {
-  const problems = new Problems(SECTION_NAMES, undefined, source.lineOf?.bind(source));
-  const facts = await collectFacts(source, problems);
-  return { source, facts, problems };
-}
-
 /**
  * Upserts a parsed import file by id, all or nothing, in one transaction. Records are
  * replaced whole: an optional field left out of the file is stored as null.
@@ -70,26 +56,18 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
     const restorePageCache = await widenPageCache(trx, IMPORT_PAGE_CACHE_KIB);
     writeDirectly(db, trx);
     try {
-      return await importInTransaction(trx, scanned, options);
+      const { facts, problems } = scanned;
+      const checks = await validateAgainstDatabase(trx, facts, problems);
+      const outcomes = await applySource(trx, scanned, checks, options.onProgress ?? (() => {}));
+      if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+      if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
+      // Last, just before the commit: a reader who notes a time before the commit and reads without
+      // seeing these rows finds them with that time, which a stamp taken while the rows were being
+      // written could have missed (docs/rest-api.md, Incremental sync).
+      await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
+      return outcomes.summary();
     } finally {
       await restorePageCache();
     }
   });
-}
-
-async function importInTransaction(trx: Tx, scanned: ScannedImport, options: ImportOptions): Promise<ImportSummary> {
-  const { source, facts, problems } = scanned;
-  const checks = await validateAgainstDatabase(trx, facts, problems);
-  const report = options.onProgress ?? (() => {});
-  const total = facts.elementCount + facts.eventFilters.length;
-  if (problems.count === 0) report({ stage: 'validated', done: total, total });
-  const outcomes = new ImportOutcomes();
-  await applySource(trx, source, facts.sectionsWithElements, checks, problems, outcomes, { total, compared: 0, written: 0, report });
-  if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
-  if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
-  // Last, just before the commit: a reader who notes a time before the commit and reads without
-  // seeing these rows finds them with that time, which a stamp taken while the rows were being
-  // written could have missed (docs/rest-api.md, Incremental sync).
-  await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
-  return outcomes.summary();
 }

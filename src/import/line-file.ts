@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { firstInvalidByte, JsonRefusedError, JsonSyntaxError, MAX_DEPTH, MAX_ELEMENT_CHARS, MAX_STRING_CHARS, notUtf8, REFUSED, type SourceVisitor } from './json-file.js';
 import { isSection, kindOf, SECTION_NAMES, type Section } from './format.js';
+import { IntList } from './id-index.js';
 import type { PathSegment } from './problems.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
@@ -35,29 +36,17 @@ export class SourceChangedError extends Error {
 }
 
 interface SectionLines {
-  /**
-   * Runs of consecutive lines of the section, four numbers each (a file that interleaves its
-   * sections line by line has as many runs as lines): where they start and end in the file, the
-   * index of their first record and its line number.
-   */
+  /** Where each run of consecutive lines of the section starts and ends in the file, two numbers a run. */
   runs: number[];
-  records: number;
+  /** The line of each record. */
+  lineNumbers: IntList;
   /** Of every line's bytes, in order, so the second reading can tell the file has changed. */
+  hash: Hash;
   digest: string;
-  hash: Hash | null;
 }
 
-/** Where each line of a block ends: `ends[k]` is the index of line k's newline (the block's length for a last line without one). */
-type LineEnds = Int32Array;
-
-/** Whether a line holds only blanks (a carriage return included): it holds no record. */
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code !== 0x20 && code !== 0x09 && code !== 0x0d) return false;
-  }
-  return true;
-}
+/** A line of blanks (a carriage return included) holds no record. */
+const BLANK = /^[ \t\r]*$/;
 
 /** Calls `each` with the text of every line of a decoded block, without the byte-order mark a file may start with. */
 async function eachLine(text: string, count: number, offset: number, each: (text: string, k: number) => void | Promise<void>): Promise<void> {
@@ -122,7 +111,6 @@ export class LineFile {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   // Room for the longest line and a read after it: an unfinished line moves to the start.
   private readonly buffer = Buffer.allocUnsafeSlow(MAX_LINE_BYTES + READ_SIZE);
-  private ends: LineEnds = new Int32Array(4096);
 
   constructor(private readonly path: string) {}
 
@@ -130,31 +118,31 @@ export class LineFile {
     this.handle ??= await open(this.path, 'r');
     const { size } = await this.handle.stat();
     let previous: SectionLines | null = null;
-    await this.readBlocks(0, size, 1, async (bytes, ends, count, firstLine, offset) => {
+    await this.readBlocks(0, size, 1, async (bytes, count, firstLine, offset) => {
       let text: string;
       try {
         text = this.decoder.decode(bytes);
       } catch {
         const invalid = firstInvalidByte(bytes);
-        let k = 0;
-        while (ends[k]! < invalid) k++;
-        throw new JsonRefusedError([], notUtf8(bytes, invalid, offset), firstLine + k);
+        const line = firstLine + bytes.subarray(0, invalid).filter((byte) => byte === 0x0a).length;
+        throw new JsonRefusedError([], notUtf8(bytes, invalid, offset), line);
       }
       // Consecutive lines of one section are hashed as one span of the block: a hash update per
       // line cost more than the hashing.
       let span: Hash | null = null;
       let spanStart = 0;
-      let spanEnd = 0;
-      const flush = () => {
+      let byteEnd = 0;
+      const flush = (spanEnd: number) => {
         span?.update(bytes.subarray(spanStart, spanEnd));
         span = null;
       };
       await eachLine(text, count, offset, (lineText, k) => {
         const line = firstLine + k;
-        const byteStart = k === 0 ? 0 : ends[k - 1]! + 1;
-        const byteEnd = Math.min(ends[k]! + 1, bytes.length);
-        if (isBlank(lineText)) {
-          flush();
+        const byteStart = byteEnd;
+        // After the line's newline; the block's end for a last line without one.
+        byteEnd = bytes.indexOf(0x0a, byteStart) + 1 || bytes.length;
+        if (BLANK.test(lineText)) {
+          flush(byteStart);
           previous = null;
           return;
         }
@@ -168,30 +156,26 @@ export class LineFile {
         const record = (value as Record<Section, unknown>)[section];
         let lines = this.sections.get(section);
         if (!lines) {
-          lines = { runs: [], records: 0, digest: '', hash: createHash('sha1') };
+          lines = { runs: [], lineNumbers: new IntList(), hash: createHash('sha1'), digest: '' };
           this.sections.set(section, lines);
           visitor.key(section);
         }
-        const index = lines.records++;
+        const index = lines.lineNumbers.length;
+        lines.lineNumbers.push(line);
         walk(record, [section, index], RECORD_DEPTH, line);
-        // A run ends after its last line's newline, when it has one.
-        if (previous === lines) lines.runs[lines.runs.length - 3] = offset + byteEnd;
-        else lines.runs.push(offset + byteStart, offset + byteEnd, index, line);
+        if (previous === lines) lines.runs[lines.runs.length - 1] = offset + byteEnd;
+        else lines.runs.push(offset + byteStart, offset + byteEnd);
         previous = lines;
-        if (span !== lines.hash || spanEnd !== byteStart) {
-          flush();
+        if (span !== lines.hash) {
+          flush(byteStart);
           span = lines.hash;
           spanStart = byteStart;
         }
-        spanEnd = byteEnd;
         visitor.element(section, index, record);
       });
-      flush();
+      flush(byteEnd);
     });
-    for (const lines of this.sections.values()) {
-      lines.digest = lines.hash!.digest('hex');
-      lines.hash = null;
-    }
+    for (const lines of this.sections.values()) lines.digest = lines.hash.digest('hex');
   }
 
   async elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void> {
@@ -200,9 +184,9 @@ export class LineFile {
     const hash = createHash('sha1');
     const changed = () => new SourceChangedError(this.path);
     let index = 0;
-    const { runs } = lines;
-    for (let run = 0; run < runs.length; run += 4) {
-      await this.readBlocks(runs[run]!, runs[run + 1]!, runs[run + 3]!, (bytes, _ends, count, _line, offset) => {
+    for (let run = 0; run < lines.runs.length; run += 2) {
+      // A refusal here, as any other difference, means the file changed: its line numbers do not matter.
+      await this.readBlocks(lines.runs[run]!, lines.runs[run + 1]!, 1, (bytes, count, _line, offset) => {
         hash.update(bytes);
         // Lines the first reading checked, unless the file changed, which the hash tells at the end.
         return eachLine(bytes.toString('utf8'), count, offset, (text) => {
@@ -219,22 +203,13 @@ export class LineFile {
         throw error instanceof JsonRefusedError ? changed() : error;
       });
     }
-    if (index !== lines.records || hash.digest('hex') !== lines.digest) throw changed();
+    if (index !== lines.lineNumbers.length || hash.digest('hex') !== lines.digest) throw changed();
   }
 
   /** The line of a section's `index`-th record. */
   lineOf(section: Section, index: number): number | undefined {
-    const runs = this.sections.get(section)?.runs;
-    if (!runs?.length || index < 0) return undefined;
-    // The last run whose first record is at most `index`.
-    let low = 0;
-    let high = runs.length / 4 - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (runs[middle * 4 + 2]! <= index) low = middle;
-      else high = middle - 1;
-    }
-    return runs[low * 4 + 3]! + index - runs[low * 4 + 2]!;
+    const lines = this.sections.get(section)?.lineNumbers;
+    return lines && index >= 0 && index < lines.length ? lines.at(index) : undefined;
   }
 
   /**
@@ -247,7 +222,7 @@ export class LineFile {
     start: number,
     end: number,
     firstLine: number,
-    block: (bytes: Buffer, ends: LineEnds, count: number, line: number, offset: number) => void | Promise<void>,
+    block: (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>,
   ): Promise<void> {
     const { buffer } = this;
     let held = 0;
@@ -262,20 +237,18 @@ export class LineFile {
       const data = buffer.subarray(0, held + bytesRead);
       let count = 0;
       let next = 0;
-      const endLine = (at: number) => {
-        if (at - next > MAX_LINE_BYTES) tooLong(line + count);
-        if (count === this.ends.length) {
-          const wider = new Int32Array(count * 2);
-          wider.set(this.ends);
-          this.ends = wider;
-        }
-        this.ends[count++] = at;
-        next = at + 1;
-      };
-      for (let newline = data.indexOf(0x0a, held); newline >= 0; newline = data.indexOf(0x0a, next)) endLine(newline);
-      if (bytesRead === 0 && next < data.length) endLine(data.length);
+      for (let newline = data.indexOf(0x0a, held); newline >= 0; newline = data.indexOf(0x0a, next)) {
+        if (newline - next > MAX_LINE_BYTES) tooLong(line + count);
+        count++;
+        next = newline + 1;
+      }
+      if (bytesRead === 0 && next < data.length) {
+        // The last line, without its newline.
+        count++;
+        next = data.length;
+      }
       if (count > 0) {
-        await block(data.subarray(0, Math.min(next, data.length)), this.ends, count, line, offset);
+        await block(data.subarray(0, next), count, line, offset);
         line += count;
         offset += next;
       }

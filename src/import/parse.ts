@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isSection, kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ReferenceTarget, type Section } from './format.js';
-import { formatPath, type PathSegment, type Problems } from './problems.js';
+import { formatPath, Problems, type PathSegment } from './problems.js';
 import type { ImportSource } from './source.js';
 import { IdIndex } from './id-index.js';
 import { TABLES } from './rows.js';
@@ -129,11 +129,20 @@ function collectElement(section: Section, index: number, element: unknown, facts
   if (record && first && isParent(section)) facts.parents[section].set(id as number, record[REFERENCES[section][0]!.field] as number);
 }
 
+/** The first reading of a source, done before the database is opened (a syntax error stops there). */
+export interface ScannedImport {
+  source: ImportSource;
+  facts: FileFacts;
+  problems: Problems;
+}
+
 /**
  * The first reading: the file's shape, every id and reference, and the full checks of the
- * sections in CHECKED_FIRST. Licenses and timesheets are only looked at for their ids here.
+ * sections in CHECKED_FIRST (licenses and timesheets are only looked at for their ids here).
+ * Throws JsonSyntaxError for a file that is not JSON.
  */
-export async function collectFacts(source: ImportSource, problems: Problems): Promise<FileFacts> {
+export async function scanImport(source: ImportSource): Promise<ScannedImport> {
+  const problems = new Problems(source.lineOf?.bind(source));
   const facts: FileFacts = {
     ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as FileFacts['ids'],
     references: [],
@@ -155,5 +164,5 @@ export async function collectFacts(source: ImportSource, problems: Problems): Pr
     notArray: (section, value) => problems.add([section], `expected an array, got ${kindOf(value)}`),
     element: (section, index, value) => collectElement(section, index, value, facts, problems),
   });
-  return facts;
+  return { source, facts, problems };
 }

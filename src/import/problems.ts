@@ -1,4 +1,4 @@
-import type { Section } from './format.js';
+import { SECTION_NAMES, type Section } from './format.js';
 
 /** One segment of a JSON path: an object key or an array index. */
 export type PathSegment = string | number;
@@ -56,14 +56,13 @@ export class Problems {
 
   /** `lineOf` names the line of the file a section's element is on, where the file has lines. */
   constructor(
-    private readonly sectionOrder: readonly string[],
-    private readonly kept = MAX_REPORTED_PROBLEMS,
     private readonly lineOf?: (section: Section, index: number) => number | undefined,
+    private readonly kept = MAX_REPORTED_PROBLEMS,
   ) {}
 
   add(path: readonly PathSegment[], reason: string): void {
     const [first, second] = path;
-    const section = typeof first === 'string' ? this.sectionOrder.indexOf(first) : -1;
+    const section = typeof first === 'string' ? SECTION_NAMES.indexOf(first as Section) : -1;
     const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as Section, second) : undefined;
     this.items.push({
       section,

@@ -155,7 +155,7 @@ describe('bounds while parsing', () => {
 
 describe('the problems kept in memory', () => {
   it('holds only the first ones in file order, however many are found and in whatever order', () => {
-    const problems = new Problems(['companies', 'licenses'], 10);
+    const problems = new Problems(undefined, 10);
     for (let i = 4_999; i >= 0; i--) problems.add(['licenses', i, 'state'], 'bad');
     problems.add(['companies', 3], 'bad');
     expect(problems.count).toBe(5_001);
@@ -167,7 +167,7 @@ describe('the problems kept in memory', () => {
   });
 
   it('keeps the documented number by default', () => {
-    const problems = new Problems(['licenses']);
+    const problems = new Problems();
     for (let i = 0; i < 3 * MAX_REPORTED_PROBLEMS; i++) problems.add(['licenses', i], 'bad');
     expect(problems.lines()).toHaveLength(MAX_REPORTED_PROBLEMS + 1);
     expect(problems.count).toBe(3 * MAX_REPORTED_PROBLEMS);
