@@ -22,12 +22,9 @@ export function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function expecting(what: string) {
-  return {
-    error: (issue: { input?: unknown }) =>
-      issue.input === undefined ? 'is required' : `expected ${what}, got ${kindOf(issue.input)}`,
-  };
-}
+const expecting = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `expected ${what}, got ${kindOf(issue.input)}`),
+});
 
 function integer(min: number, what: string) {
   return z.number(expecting(what)).superRefine((value, ctx) => {
@@ -53,17 +50,14 @@ const optionalText = stored('text', text().nullish());
 const pairText = stored('text', text(200));
 const optionalBool = stored('bool', z.boolean(expecting('true or false')).nullish());
 
-function preview(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
-
 function dateTimeOf(normalise: (text: string) => string | null, what: string) {
   const type = z
     .string(expecting(what))
     .transform((value, ctx) => {
       const normalised = normalise(value);
       if (normalised === null) {
-        ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${preview(value)}` });
+        const preview = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+        ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${preview}` });
         return z.NEVER;
       }
       return normalised;

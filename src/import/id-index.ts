@@ -12,10 +12,6 @@ export class IdIndex {
   /** Ids a 32-bit slot cannot hold (invalid ones, reported elsewhere) are still declared. */
   private readonly outside = new Map<number, number>();
 
-  get size(): number {
-    return this.count + this.outside.size;
-  }
-
   private slot(id: number): number {
     const mask = this.keys.length - 1;
     // Multiplicative hashing spreads consecutive ids, the usual case, over the table.
@@ -31,8 +27,7 @@ export class IdIndex {
   }
 
   has(id: number): boolean {
-    if (!fits(id)) return this.outside.has(id);
-    return this.keys[this.slot(id)] === id;
+    return this.get(id) !== undefined;
   }
 
   set(id: number, index: number): void {
@@ -64,12 +59,6 @@ export class IdIndex {
         this.values[slot] = values[i]!;
       }
     }
-  }
-
-  /** Every [id, index] pair, in no particular order. */
-  *[Symbol.iterator](): Generator<[number, number]> {
-    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] !== 0) yield [this.keys[i]!, this.values[i]!];
-    yield* this.outside;
   }
 }
 

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { isSection, kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ReferenceTarget, type Section } from './format.js';
 import { formatPath, Problems, type PathSegment } from './problems.js';
 import type { ImportSource } from './source.js';
@@ -62,22 +61,15 @@ export function idLike(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
-function reportIssues(issues: readonly z.core.$ZodIssue[], at: PathSegment[], problems: Problems): void {
-  for (const issue of issues) {
-    const path = [...at, ...issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)))];
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.add([...path, key], 'unknown field');
-    } else {
-      problems.add(path, issue.message);
-    }
-  }
-}
-
 /** The record an element is by its section's schema; null when invalid, its problems told to `problems` when given. */
 export function validRecord(section: Section, index: number, element: Record<string, unknown>, problems?: Problems): Record<string, unknown> | null {
   const result = SECTIONS[section].safeParse(element);
   if (result.success) return result.data;
-  if (problems) reportIssues(result.error.issues, [section, index], problems);
+  for (const issue of result.error.issues) {
+    const path = [section, index, ...issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)))];
+    if (issue.code !== 'unrecognized_keys') problems?.add(path, issue.message);
+    else for (const key of issue.keys) problems?.add([...path, key], 'unknown field');
+  }
   return null;
 }
 

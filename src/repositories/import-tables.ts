@@ -58,29 +58,19 @@ export async function storedCeiling(trx: Tx, table: string, column: string): Pro
 /** The kinds of record that belong to a company, directly or through their parents. */
 export type OwnedKind = 'customers' | 'sites' | 'staff' | 'licenses' | 'timesheets' | 'subscribers';
 
-function companyQuery(trx: Tx, kind: Exclude<OwnedKind, 'timesheets'>) {
-  switch (kind) {
-    case 'sites':
-      return { query: trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id'), id: 's.id' };
-    case 'licenses':
-      return {
-        query: trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id'),
-        id: 'l.security_license_id',
-      };
-    default:
-      return { query: trx(kind).select('id', 'company_id'), id: 'id' };
-  }
-}
-
 /** The company each of these stored records belongs to, through its parents; unknown ids are left out. */
 export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<number>): Promise<Map<number, number>> {
   const unique = [...new Set(ids)];
   if (kind === 'timesheets') return timesheetCompanies(trx, unique);
   const companies = new Map<number, number>();
   for (const part of chunk(unique, ID_CHUNK)) {
-    const { query, id } = companyQuery(trx, kind);
-    const rows = (await query.whereIn(id, part)) as Row[];
-    for (const row of rows) companies.set(Number(row.id), Number(row.company_id));
+    const query =
+      kind === 'sites'
+        ? trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id').whereIn('s.id', part)
+        : kind === 'licenses'
+          ? trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id').whereIn('l.security_license_id', part)
+          : trx(kind).select('id', 'company_id').whereIn('id', part);
+    for (const row of (await query) as Row[]) companies.set(Number(row.id), Number(row.company_id));
   }
   return companies;
 }
@@ -176,7 +166,5 @@ export async function upsertRows(
     return;
   }
   const perStatement = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columnsPerRow));
-  for (const part of chunk(rows, perStatement)) {
-    await trx(table).insert(part).onConflict(idColumn).merge();
-  }
+  for (const part of chunk(rows, perStatement)) await trx(table).insert(part).onConflict(idColumn).merge();
 }
