@@ -24,6 +24,9 @@ export interface ImportProgress {
 
 export type ImportProgressSink = (progress: ImportProgress) => void;
 
+/** A valid record of the file, with what the company check needs. */
+type Valid = OwnedRecord & { record: object };
+
 /** Records planned and written at once: one `IN (…)` read of the stored rows and a few writes per chunk. */
 const CHUNK_RECORDS = 500;
 
@@ -71,28 +74,34 @@ async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[
  */
 export async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
   const outcomes = new ImportOutcomes();
-  const progress = { total: facts.elementCount + facts.eventFilters.length, compared: 0, written: 0 };
-  if (problems.count === 0) report({ stage: 'validated', done: progress.total, total: progress.total });
+  const total = facts.elementCount + facts.eventFilters.length;
+  let compared = 0;
+  let written = 0;
+  if (problems.count === 0) report({ stage: 'validated', done: total, total });
+  const reportCompared = () => report({ stage: 'compared', done: compared, total });
   const filters: PlannedRow[] = [];
   let sectionReported = false;
-  // The number still to write is not known until every record is compared: the records not yet compared count as if each will be.
-  const reportWritten = () => report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
 
-  const flush = async (section: Section, chunk: (OwnedRecord & { record: object })[]) => {
+  const store = async (entity: Entity, planned: PlannedRow[]) => {
+    outcomes.add(entity, planned);
+    compared += planned.length;
+    // A terminal redraws on every change of stage: the comparison is reported once per section
+    // (its first chunk, and its end below), the writing chunk by chunk.
+    if (!sectionReported) reportCompared();
+    sectionReported = true;
+    written += await writeChunk(trx, entity, planned);
+    // The number still to write is not known until every record is compared: count the records
+    // not yet compared as if each will be.
+    report({ stage: 'written', done: written, total: written + total - compared });
+  };
+
+  const flush = async (section: Section, chunk: Valid[]) => {
     if (chunk.length === 0) return;
     // Checked even once the import is refused, so that every record that would move is reported.
     await checks.storedCompany(section, chunk);
     if (problems.count > 0) return;
     const records = chunk.map((valid) => valid.record);
-    const planned = await planChunk(trx, section, records, outcomes.generatedSecrets);
-    outcomes.add(section, planned);
-    progress.compared += records.length;
-    // A terminal redraws on every change of stage: the comparison is reported once per section
-    // (its first chunk, and its end below), the writing chunk by chunk.
-    if (!sectionReported) report({ stage: 'compared', done: progress.compared, total: progress.total });
-    sectionReported = true;
-    progress.written += await writeChunk(trx, section, planned);
-    reportWritten();
+    await store(section, await planChunk(trx, section, records, outcomes.generatedSecrets));
     if (section === 'subscribers') {
       const rows = (records as SubscriberInput[]).flatMap((value) => (value.eventFilters ?? []).map((filter) => ({ ...filter, subscriberId: value.id })));
       filters.push(...(await planChunk(trx, 'eventFilters', rows, outcomes.generatedSecrets)));
@@ -105,7 +114,7 @@ export async function applySource(trx: Tx, { source, facts, problems }: ScannedI
     const early = CHECKED_FIRST.has(section);
     const references = early ? [] : REFERENCES[section];
     const { idField } = TABLES[section];
-    let chunk: (OwnedRecord & { record: object })[] = [];
+    let chunk: Valid[] = [];
     sectionReported = false;
     await source.elements(section, (element, index) => {
       if (!isPlainObject(element)) {
@@ -127,7 +136,7 @@ export async function applySource(trx: Tx, { source, facts, problems }: ScannedI
       return flush(section, full);
     });
     await flush(section, chunk);
-    if (sectionReported) report({ stage: 'compared', done: progress.compared, total: progress.total });
+    if (sectionReported) reportCompared();
   }
 
   if (problems.count > 0 || filters.length === 0) return outcomes;
@@ -135,10 +144,7 @@ export async function applySource(trx: Tx, { source, facts, problems }: ScannedI
   // parked on a pair no real filter can have, or the unique index would trip halfway.
   const moving = filters.filter(({ outcome, row, before }) => outcome === 'updated' && (row.event !== before?.event || row.event_type !== before?.event_type));
   await parkEventFilters(trx, moving.map(({ id }) => id));
-  outcomes.add('eventFilters', filters);
-  progress.compared += filters.length;
-  report({ stage: 'compared', done: progress.compared, total: progress.total });
-  progress.written += await writeChunk(trx, 'eventFilters', filters);
-  reportWritten();
+  sectionReported = false;
+  await store('eventFilters', filters);
   return outcomes;
 }

@@ -163,7 +163,7 @@ class TokenReader {
   private role: 'element' | 'value' | 'root' = 'element';
   private depth = 0;
   private size = 0;
-  /** The string, key or number being read, and whether it is a key of the value being built. */
+  /** The string, key or number being read (emptied as each is taken), and whether it is a key of the value being built. */
   private text = '';
   private readingKey = false;
 
@@ -268,8 +268,7 @@ class TokenReader {
         this.at = At.Members;
         return;
       case At.Members:
-        if (token.name === 'startKey') this.text = '';
-        else if (token.name === 'stringChunk') this.chunk(token.value, 'key');
+        if (token.name === 'stringChunk') this.chunk(token.value, 'key');
         else if (token.name === 'endKey') {
           this.key = this.takeText();
           this.visitor.key(this.key);
@@ -339,15 +338,10 @@ class TokenReader {
         return this.add(this.stack.pop());
       case 'startKey':
         this.readingKey = true;
-        this.text = '';
         return;
       case 'endKey':
         this.readingKey = false;
         this.keys[this.keys.length - 1] = this.takeText();
-        return;
-      case 'startString':
-      case 'startNumber':
-        this.text = '';
         return;
       case 'stringChunk':
         return this.chunk(token.value, this.readingKey ? 'key' : 'text');

@@ -5,14 +5,6 @@ import { IdIndex } from './id-index.js';
 import { TABLES } from './rows.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
-export interface Reference {
-  section: Section;
-  index: number;
-  field: string;
-  target: ReferenceTarget;
-  id: number;
-}
-
 /** An event filter as far as it could be read; null where the value has the wrong type. */
 export interface EventFilterFacts {
   path: PathSegment[];
@@ -43,7 +35,7 @@ export interface FileFacts {
   /** Per section, id → index of the first element with it. */
   ids: { [S in Section]: IdIndex };
   /** References made by the sections checked first. */
-  references: Reference[];
+  references: { section: Section; index: number; field: string; target: ReferenceTarget; id: number }[];
   /** Ids that licenses and timesheets refer to, per target (checked element by element later). */
   laterReferences: Record<ReferenceTarget, Set<number>>;
   /** The parent id a valid staff, site or customer element gives (first element per id only). */

@@ -27,21 +27,16 @@ export function formatPath(path: readonly PathSegment[]): string {
 }
 
 interface Problem {
-  section: number;
-  indices: number[];
+  /** The place in the file: the section's place in the format, then the path's indices. */
+  at: number[];
   seq: number;
   line: string;
 }
 
-function compareIndices(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const difference = (a[i] ?? 0) - (b[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return a.length - b.length;
+function byFileOrder(a: Problem, b: Problem): number {
+  for (let i = 0; i < Math.min(a.at.length, b.at.length); i++) if (a.at[i] !== b.at[i]) return a.at[i]! - b.at[i]!;
+  return a.at.length - b.at.length || a.seq - b.seq;
 }
-
-const byFileOrder = (a: Problem, b: Problem) => a.section - b.section || compareIndices(a.indices, b.indices) || a.seq - b.seq;
 
 /**
  * Collects problems from every validation stage and hands them back in file order (section,
@@ -65,8 +60,7 @@ export class Problems {
     const section = typeof first === 'string' ? SECTION_NAMES.indexOf(first as Section) : -1;
     const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as Section, second) : undefined;
     this.items.push({
-      section,
-      indices: path.filter((segment): segment is number => typeof segment === 'number'),
+      at: [section, ...path.filter((segment): segment is number => typeof segment === 'number')],
       seq: this.seq++,
       line: `${fileLine === undefined ? '' : `line ${fileLine}: `}${formatPath(path)}: ${reason}`,
     });

@@ -45,18 +45,11 @@ export function memorySource(input: unknown): ImportSource {
 
 /**
  * An import file read from disk a buffer at a time: a line-delimited one (`.ndjson`, `.jsonl`)
- * by line-file.ts, any other by json-file.ts, whose elements the first reading keeps in a spool
- * for the second. A syntax error throws JsonSyntaxError, a bound exceeded or invalid text
- * JsonRefusedError. `close` frees what the readings hold.
+ * by line-file.ts, any other by json-file.ts. A syntax error throws JsonSyntaxError, a bound
+ * exceeded or invalid text JsonRefusedError. `close` frees what the readings hold.
  */
 export function fileSource(path: string): ImportSource {
-  if (/\.(ndjson|jsonl)$/i.test(path)) return new LineFile(path);
-  const spool = new ElementSpool();
-  return {
-    scan: (visitor) => scanJsonFile(path, visitor, (section, value) => spool.add(section, value)),
-    elements: (section, each) => spool.read(section, each),
-    close: () => spool.close(),
-  };
+  return /\.(ndjson|jsonl)$/i.test(path) ? new LineFile(path) : new SpooledJsonFile(path);
 }
 
 /**
@@ -85,25 +78,28 @@ async function spooling<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-interface SectionFile {
-  handle: FileHandle;
-  pending: string[];
-  pendingChars: number;
-}
+type SectionFile = { handle: FileHandle; pending: string[]; pendingChars: number };
 
 /**
- * The elements of a JSON import file, kept one JSON line each in a temporary file per section by
- * the first reading, so that the second reading takes them back with JSON.parse instead of
- * parsing the file again. Each file's name is removed as soon as it is open: the data lives only
- * as long as its handle, so nothing is left in the temporary folder whichever way the process ends.
+ * A JSON import file whose first reading keeps each element as one JSON line in a temporary file
+ * per section (a spool), so that the second reading takes them back with JSON.parse instead of
+ * parsing the file again. Each spool file's name is removed as soon as it is open: the data lives
+ * only as long as its handle, so nothing is left in the temporary folder whichever way the
+ * process ends.
  */
-class ElementSpool {
+class SpooledJsonFile implements ImportSource {
   private readonly files = new Map<Section, SectionFile>();
   /** Folders whose file name could not be removed while open (not so on POSIX systems). */
   private readonly leftovers: string[] = [];
 
+  constructor(private readonly path: string) {}
+
+  scan(visitor: SourceVisitor): Promise<void> {
+    return scanJsonFile(this.path, visitor, (section, value) => this.add(section, value));
+  }
+
   /** Keeps one element; waits only when lines are written. */
-  add(section: Section, value: unknown): void | Promise<void> {
+  private add(section: Section, value: unknown): void | Promise<void> {
     const line = JSON.stringify(value);
     const file = this.files.get(section);
     if (!file) return this.openWith(section, line);
@@ -112,8 +108,7 @@ class ElementSpool {
     if (file.pendingChars >= WRITE_CHARS) return this.flush(file);
   }
 
-  /** The elements kept for `section`, in the order they were added. */
-  async read(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void> {
+  async elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void> {
     const file = this.files.get(section);
     if (!file) return;
     await this.flush(file);

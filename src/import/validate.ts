@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import { eventFiltersOfSubscribers, existingIds, loadRows, parentIds, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
+import { eventFiltersOfSubscribers, loadRows, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
 import { catalogProblem } from '../webhooks/catalog.js';
 import { REFERENCES, type ReferenceTarget, type Section } from './format.js';
 import type { FileFacts, ParentKind } from './parse.js';
@@ -11,11 +11,7 @@ const OWNED_NOUN: Record<OwnedKind, string> = { customers: 'customer', staff: 's
 const PARENT_COLUMN: Record<ParentKind, string> = { staff: 'company_id', sites: 'customer_id', customers: 'company_id' };
 
 /** One valid record of a chunk: where it is in the file and its company once imported. */
-export interface OwnedRecord {
-  index: number;
-  id: number;
-  company: number | undefined;
-}
+export type OwnedRecord = { index: number; id: number; company: number | undefined };
 
 /** The checks of single records that the second reading makes with what validateAgainstDatabase loaded. */
 export interface ElementChecks {
@@ -36,7 +32,7 @@ async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<Referenc
     const elsewhere = new Set<number>();
     for (const ref of facts.references) if (ref.target === target && !facts.ids[target].has(ref.id)) elsewhere.add(ref.id);
     for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere.add(id);
-    stored[target] = await existingIds(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere);
+    stored[target] = new Set((await loadRows(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere)).keys());
   }
   return stored;
 }
@@ -57,7 +53,7 @@ async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Pro
     id === undefined ? undefined : facts.ids[kind].has(id) ? facts.parents[kind].get(id) : stored[kind].get(id);
   const load = async (kind: ParentKind, ids: Iterable<number | undefined>) => {
     const wanted = [...ids].filter((id): id is number => id !== undefined && !facts.ids[kind].has(id));
-    stored[kind] = await parentIds(trx, kind, PARENT_COLUMN[kind], wanted);
+    for (const [id, row] of await loadRows(trx, kind, 'id', wanted)) stored[kind].set(id, Number(row[PARENT_COLUMN[kind]]));
   };
   const siteCompany = (siteId: number | undefined) => parent('customers', parent('sites', siteId));
   await load('staff', facts.laterReferences.staff);

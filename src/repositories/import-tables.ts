@@ -27,16 +27,6 @@ export async function loadRows(trx: Tx, table: string, column: string, ids: Iter
   return new Map((await rowsByIds(trx, table, '*', column, ids)).map((row) => [Number(row[column]), row]));
 }
 
-/** Which of the ids exist in the table. */
-export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
-  return new Set((await rowsByIds(trx, table, column, column, ids)).map((row) => Number(row[column])));
-}
-
-/** The stored parent id (`parentColumn`) of each of these ids of `table`. */
-export async function parentIds(trx: Tx, table: string, parentColumn: string, ids: Iterable<number>): Promise<Map<number, number>> {
-  return new Map((await rowsByIds(trx, table, ['id', parentColumn], 'id', ids)).map((row) => [Number(row.id), Number(row[parentColumn])]));
-}
-
 const ceilings = new WeakMap<Tx, Map<string, number>>();
 
 /**
@@ -108,14 +98,6 @@ export async function widenPageCache(trx: Tx, kib: number): Promise<() => Promis
   const [{ cache_size: previous }] = (await trx.raw('PRAGMA cache_size')) as [{ cache_size: number }];
   await trx.raw(`PRAGMA cache_size = ${-Math.floor(kib)}`);
   return async () => void (await trx.raw(`PRAGMA cache_size = ${previous}`));
-}
-
-/** The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL). */
-export async function pageCacheKib(trx: Tx): Promise<number | null> {
-  if (isPostgres(trx)) return null;
-  const [{ cache_size: pages }] = (await trx.raw('PRAGMA cache_size')) as [{ cache_size: number }];
-  const [{ page_size: size }] = (await trx.raw('PRAGMA page_size')) as [{ page_size: number }];
-  return pages < 0 ? -pages : (pages * size) / 1024;
 }
 
 /** Transactions whose writes run as statements prepared on their SQLite connection (writeDirectly). */
