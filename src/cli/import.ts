@@ -16,14 +16,10 @@ kind inserted, updated and unchanged, and the seconds taken).`;
 /** `shiftgate import FILE`: 0 when imported, 1 when the file is unreadable or invalid (nothing written). */
 export async function importCommand(args: string[], config: Config): Promise<number> {
   const [file, ...rest] = args;
-  const misuse =
-    file === undefined
-      ? 'import needs a FILE'
-      : file.startsWith('-')
-        ? `unknown option "${file}"`
-        : rest.length > 0
-          ? `import takes one FILE (got "${rest[0]}" too)`
-          : undefined;
+  let misuse: string | undefined;
+  if (file === undefined) misuse = 'import needs a FILE';
+  else if (file.startsWith('-')) misuse = `unknown option "${file}"`;
+  else if (rest.length > 0) misuse = `import takes one FILE (got "${rest[0]}" too)`;
   if (file === undefined || misuse !== undefined) {
     console.error(`shiftgate: ${misuse}\n\n${IMPORT_USAGE}`);
     return 2;

@@ -9,10 +9,8 @@ import { sameRow, TABLES, toRow, type Entity, type Outcome, type PlannedRow } fr
 import type { ElementChecks, OwnedRecord } from './validate.js';
 
 /**
- * How far an import has got, for a caller that shows it while a large file runs: every record is
- * first validated, then compared with the stored row and written unless unchanged, a chunk at a
- * time. While records remain to compare, the written stage's total counts each of them as one
- * to write.
+ * How far an import has got: every record is validated, then compared with the stored row and
+ * written unless unchanged, a chunk at a time.
  */
 export interface ImportProgress {
   stage: 'validated' | 'compared' | 'written';
@@ -65,12 +63,10 @@ async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[
 }
 
 /**
- * The second reading, section by section in write order (parents first, whatever order the file
- * lists them in; only the `sections` that have elements): licenses and timesheets are checked one
- * element at a time, and every valid record is checked against the company of its stored
- * version, compared with the stored row and written, a chunk at a time, inside the caller's
- * transaction. Once any problem is known nothing more is written (the caller rolls back), but
- * the reading and the checks go on so that every problem is reported.
+ * The second reading, section by section in write order (parents first): licenses and timesheets
+ * are checked one element at a time, and every valid record is checked against its stored
+ * company, compared with the stored row and written, a chunk at a time. Once any problem is known
+ * nothing more is written (the caller rolls back), but the checks go on to report every problem.
  */
 export async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
   const outcomes = new ImportOutcomes();

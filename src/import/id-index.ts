@@ -1,7 +1,6 @@
 /**
- * Positive 32-bit ids mapped to the index of the element that first had them, in two typed
- * arrays (open addressing, at most half full): 8 to 16 bytes an id, where a Map of a million
- * numbers takes several times that and doubles it while growing.
+ * Positive 32-bit ids mapped to the index of the element that first had them, in two typed arrays
+ * (open addressing, at most half full): 8 to 16 bytes an id, several times less than a Map's.
  */
 const fits = (id: number) => Number.isInteger(id) && id > 0 && id <= 0x7fffffff;
 

@@ -9,10 +9,9 @@ import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
 
 /**
- * SQLite's page cache during an import, in KiB (the default is 2 MB). A large import writes
- * each license into a random place of the two `employee_id` indexes; with the default cache
- * those pages go out to the WAL and are read back again and again. The cache fills only as far
- * as the import writes, and it is handed back when the import ends.
+ * SQLite's page cache during an import, in KiB (the default is 2 MB): a large import writes each
+ * license into a random place of the two `employee_id` indexes, whose pages a small cache writes
+ * out and reads back again and again. It fills only as far as the import writes.
  */
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
@@ -27,10 +26,9 @@ export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
   /**
-   * Runs inside the import's transaction after every row is written; throwing rolls the
-   * whole import back. This is where events for created/changed records belong. A large
-   * import hands its changes over in parts (at most 10,000 each, every timesheet before any
-   * license), one call per part; a smaller one makes a single call.
+   * Runs inside the import's transaction after every row is written (throwing rolls it all back):
+   * where events for created/changed records belong. Changes come in parts of at most 10,000,
+   * every timesheet before any license, one call per part.
    */
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
   /** Told as the import moves on (never inside a statement); must not throw. */

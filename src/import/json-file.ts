@@ -6,12 +6,10 @@ import { isSection, type Section } from './format.js';
 import { formatPath, type PathSegment } from './problems.js';
 
 /**
- * Reads a JSON file whose top level is an object of arrays without holding it whole, with
- * stream-json's tokenizer: each array element is built from its tokens on its own. Strings,
- * keys and numbers come as chunks (nothing is packed by the tokenizer), so every one of them,
- * the nesting and the size of an element are bounded before more than the bound is held; a
- * file over a bound, with bytes that are not UTF-8 or with an escaped lone surrogate is
- * refused at the path where it happens.
+ * Reads a JSON file whose top level is an object of arrays without holding it whole: stream-json's
+ * tokenizer gives strings, keys and numbers in chunks, and each array element is built from its
+ * tokens, so every value, the nesting and an element's size are bounded before more is held. A
+ * bound exceeded, bytes that are not UTF-8 or an escaped lone surrogate refuse the file at its path.
  */
 
 /** The file is not valid JSON; the message says where. */
@@ -19,10 +17,7 @@ export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
 }
 
-/**
- * The file is JSON but is refused at `path`: a bound is exceeded or its text is not valid Unicode.
- * A line-delimited file (line-file.ts) names the line too; a refusal of the line as a whole has no path.
- */
+/** The file is refused at `path`: a bound is exceeded or its text is not valid Unicode (a line-delimited file names the line too). */
 export class JsonRefusedError extends Error {
   override name = 'JsonRefusedError';
 
@@ -95,11 +90,7 @@ export function notUtf8(data: Buffer, invalid: number, offset: number): string {
   return `not valid UTF-8 (byte 0x${data[invalid]!.toString(16).padStart(2, '0')} at byte ${offset + invalid})`;
 }
 
-/**
- * Scans `path`, calling the visitor in file order. Throws JsonSyntaxError at the first place the
- * file stops being JSON (a truncated file included), JsonRefusedError at the first bound exceeded
- * or invalid text.
- */
+/** Scans `path`, telling the visitor in file order; throws where the file stops being JSON or is first refused. */
 export async function scanJsonFile(path: string, visitor: SourceVisitor, keep?: KeepElement): Promise<void> {
   const handle = await open(path, 'r');
   try {
@@ -173,8 +164,7 @@ class TokenReader {
   ) {}
 
   async push(text: string): Promise<void> {
-    // The tokenizer gives no tokens from a piece it finds an error in: small pieces keep the
-    // path a syntax error is reported near close to the error.
+    // The tokenizer gives no tokens from a piece it finds an error in: small pieces keep the path near the error.
     for (let start = 0; start < text.length; start += PIECE_CHARS) {
       let out;
       try {

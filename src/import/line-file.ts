@@ -13,13 +13,6 @@ declare global {
   }
 }
 
-/**
- * A line-delimited import file (`.ndjson`, `.jsonl`): each non-empty line is `{"<section>": record}`.
- * Lines are split from fixed-size reads, so a line over the bound is refused before it is held
- * whole, and each read's lines are decoded at once, parsed with JSON.parse and then walked for
- * the bounds the JSON reader keeps while it tokenizes (json-file.ts), with its messages.
- */
-
 /** The longest line, in bytes: the JSON form's bound on one element. */
 const MAX_LINE_BYTES = MAX_ELEMENT_CHARS;
 /** A record's own depth, as an element of its section's array in the JSON form (object, array, element). */
@@ -62,14 +55,13 @@ async function eachLine(text: string, count: number, offset: number, each: (text
 
 /** Refuses, at its path, what the JSON reader refuses while it tokenizes. */
 function walk(value: unknown, path: PathSegment[], depth: number, line: number): void {
-  const refuse = (reason: string) => new JsonRefusedError([...path], reason, line);
   if (typeof value === 'string') {
-    if (value.length > MAX_STRING_CHARS) throw refuse(REFUSED.long('text'));
-    if (!value.isWellFormed()) throw refuse(REFUSED.surrogate);
+    if (value.length > MAX_STRING_CHARS) throw new JsonRefusedError([...path], REFUSED.long('text'), line);
+    if (!value.isWellFormed()) throw new JsonRefusedError([...path], REFUSED.surrogate, line);
   } else if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw refuse(REFUSED.number);
+    if (!Number.isFinite(value)) throw new JsonRefusedError([...path], REFUSED.number, line);
   } else if (typeof value === 'object' && value !== null) {
-    if (depth > MAX_DEPTH) throw refuse(REFUSED.deep);
+    if (depth > MAX_DEPTH) throw new JsonRefusedError([...path], REFUSED.deep, line);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         path.push(i);
@@ -80,8 +72,8 @@ function walk(value: unknown, path: PathSegment[], depth: number, line: number):
     }
     for (const key of Object.keys(value)) {
       // At the object's path, as the JSON reader reports a key.
-      if (key.length > MAX_STRING_CHARS) throw refuse(REFUSED.long('key'));
-      if (!key.isWellFormed()) throw refuse(REFUSED.surrogate);
+      if (key.length > MAX_STRING_CHARS) throw new JsonRefusedError([...path], REFUSED.long('key'), line);
+      if (!key.isWellFormed()) throw new JsonRefusedError([...path], REFUSED.surrogate, line);
       path.push(key);
       walk((value as Record<string, unknown>)[key], path, depth + 1, line);
       path.pop();
@@ -100,10 +92,12 @@ function sectionOf(value: unknown, line: number): Section {
 }
 
 /**
- * A line-delimited import file. The first reading checks every line and notes where each
- * section's lines are; the second reads those lines again with JSON.parse alone, and throws
- * SourceChangedError (inside the import's transaction) when they are not the bytes the first
- * reading checked.
+ * A line-delimited import file (`.ndjson`, `.jsonl`), each non-blank line `{"<section>": record}`.
+ * The first reading splits fixed-size reads into lines (a line over the bound is refused before
+ * it is held whole), decodes each read's lines at once, parses each with JSON.parse and walks it
+ * for the JSON reader's bounds, and notes where each section's lines are. The second reads
+ * those lines again with JSON.parse alone, and throws SourceChangedError (inside the import's
+ * transaction) when they are not the bytes the first reading checked.
  */
 export class LineFile {
   private handle: FileHandle | null = null;
@@ -185,10 +179,10 @@ export class LineFile {
     const changed = () => new SourceChangedError(this.path);
     let index = 0;
     for (let run = 0; run < lines.runs.length; run += 2) {
-      // A refusal here, as any other difference, means the file changed: its line numbers do not matter.
+      // Lines the first reading checked, unless the file changed, which the hash tells at the end
+      // (a refusal here too: its line numbers do not matter).
       await this.readBlocks(lines.runs[run]!, lines.runs[run + 1]!, 1, (bytes, count, _line, offset) => {
         hash.update(bytes);
-        // Lines the first reading checked, unless the file changed, which the hash tells at the end.
         return eachLine(bytes.toString('utf8'), count, offset, (text) => {
           let value: unknown;
           try {

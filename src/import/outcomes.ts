@@ -12,10 +12,7 @@ export interface TimesheetChange {
   outcome: Outcome;
   statusBefore: string | null;
   statusAfter: string | null;
-  /**
-   * The status is now "Approved" (any case) and was not before; a timesheet inserted already
-   * approved counts, since nobody has been told about it yet.
-   */
+  /** The status is now "Approved" (any case) and was not before: an inserted timesheet too, as nobody was told of it. */
   becameApproved: boolean;
 }
 
@@ -41,16 +38,15 @@ const CHANGES_PER_CALL = 10_000;
 const isApproved = (status: string | null) => status?.toLowerCase() === 'approved';
 const text = (value: unknown) => (value == null ? null : String(value));
 
-/** A site's, customer's or staff member's columns that a timesheet entry shows, and where the changed ones' ids go. */
+/**
+ * The columns of a site, customer or staff member that a timesheet entry shows (docs/rest-api.md,
+ * Timesheet entry): changing one modifies the entry as a reader sees it; changing another does not.
+ */
 function shown(entity: 'sites' | 'customers' | 'staff', ids: keyof ShownChanges, columns: readonly string[]) {
   const spec: TableSpec = TABLES[entity];
   return { ids, spec: { ...spec, fields: spec.fields.filter(([, column]) => columns.includes(column)) } };
 }
 
-/**
- * Changing a column a timesheet entry shows (docs/rest-api.md, Timesheet entry) changes the entry
- * as a reader sees it, so the entry counts as modified; changing another column does not.
- */
 const SHOWN: Partial<Record<Entity, ReturnType<typeof shown>>> = {
   sites: shown('sites', 'siteIds', ['name', 'customer_id']),
   customers: shown('customers', 'customerIds', ['name']),

@@ -19,17 +19,15 @@ export type ParentKind = 'staff' | 'sites' | 'customers';
 const isParent = (section: Section): section is ParentKind => section === 'staff' || section === 'sites' || section === 'customers';
 
 /**
- * Sections whose elements are fully checked in the first reading: the parents other records
- * hang from, and subscribers (their event filters are checked against the database as a whole).
- * Licenses and timesheets are checked in the second reading, one element at a time, so a large
- * file never has its records held.
+ * Sections fully checked in the first reading: the parents others hang from, and subscribers (their
+ * event filters are checked as a whole). Licenses and timesheets are checked in the second, one
+ * element at a time, so a large file never has its records held.
  */
 export const CHECKED_FIRST: ReadonlySet<Section> = new Set(['companies', 'customers', 'sites', 'staff', 'subscribers']);
 
 /**
- * What the first reading learns of the file, valid elements or not, so that the database
- * checks report on every element and a reference to an invalid element does not also read as
- * "does not exist". Per record it keeps an id and little else.
+ * What the first reading learns of every element, valid or not (so a reference to an invalid one
+ * does not also read as "does not exist"): per record an id and little else.
  */
 export interface FileFacts {
   /** Per section, id → index of the first element with it. */

@@ -39,10 +39,9 @@ function byFileOrder(a: Problem, b: Problem): number {
 }
 
 /**
- * Collects problems from every validation stage and hands them back in file order (section,
- * then element, then nested element), whichever stage found them. Only the first `kept` in
- * file order are held (a file with a problem in every one of a million records would otherwise
- * hold a million lines); the rest are counted.
+ * Collects problems from every validation stage and hands them back in file order, whichever stage
+ * found them. Only the first `kept` in file order are held, so that a problem in each of a million
+ * records does not hold a million lines; the rest are counted.
  */
 export class Problems {
   private items: Problem[] = [];

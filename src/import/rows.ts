@@ -48,10 +48,7 @@ export interface PlannedRow {
 /** Entities in the order they must be written (foreign keys point backwards). */
 export const ENTITIES = Object.keys(TABLES) as Entity[];
 
-/**
- * The row to store for a validated record. A field left out of the file is stored as null:
- * an import states the whole record, it does not patch it.
- */
+/** The row to store for a validated record: a field left out is stored as null (an import states the whole record). */
 export function toRow(spec: TableSpec, record: object): Row {
   const source = record as Record<string, unknown>;
   const row: Row = {};

@@ -8,9 +8,8 @@ import { isSection, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
 /**
- * Where an import's records come from. An import reads its source twice: once in whatever
- * order the source lists its sections, to learn every id and reference, then section by
- * section in write order.
+ * Where an import's records come from, read twice: once in the source's own order, to learn every
+ * id and reference, then section by section in write order.
  */
 export interface ImportSource {
   scan(visitor: SourceVisitor): Promise<void>;
@@ -69,23 +68,17 @@ export class SpoolError extends Error {
   }
 }
 
-/** Runs `write`, a failure told as a SpoolError. */
-async function spooling<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    throw new SpoolError(tmpdir(), error);
-  }
-}
+const spoolFailed = (error: unknown): never => {
+  throw new SpoolError(tmpdir(), error);
+};
 
 type SectionFile = { handle: FileHandle; pending: string[]; pendingChars: number };
 
 /**
- * A JSON import file whose first reading keeps each element as one JSON line in a temporary file
- * per section (a spool), so that the second reading takes them back with JSON.parse instead of
- * parsing the file again. Each spool file's name is removed as soon as it is open: the data lives
- * only as long as its handle, so nothing is left in the temporary folder whichever way the
- * process ends.
+ * A JSON import file whose first reading keeps each element as a JSON line in a temporary file
+ * per section, which the second reading takes back with JSON.parse instead of parsing the file
+ * again. Each such file's name is removed once it is open: nothing is left in the temporary
+ * folder whichever way the process ends.
  */
 class SpooledJsonFile implements ImportSource {
   private readonly files = new Map<Section, SectionFile>();
@@ -142,10 +135,10 @@ class SpooledJsonFile implements ImportSource {
   }
 
   private async openWith(section: Section, line: string): Promise<void> {
-    const dir = await spooling(() => mkdtemp(join(tmpdir(), 'shiftgate-import-')));
+    const dir = await mkdtemp(join(tmpdir(), 'shiftgate-import-')).catch(spoolFailed);
     this.leftovers.push(dir);
     const path = join(dir, `${section}.jsonl`);
-    this.files.set(section, { handle: await spooling(() => open(path, 'w+', 0o600)), pending: [line], pendingChars: line.length + 1 });
+    this.files.set(section, { handle: await open(path, 'w+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
     try {
       await unlink(path);
       await rmdir(dir);
@@ -160,6 +153,6 @@ class SpooledJsonFile implements ImportSource {
     const text = `${file.pending.join('\n')}\n`;
     file.pending = [];
     file.pendingChars = 0;
-    await spooling(() => file.handle.write(text));
+    await file.handle.write(text).catch(spoolFailed);
   }
 }

@@ -38,13 +38,10 @@ async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<Referenc
 }
 
 /**
- * Every record but a company belongs to one company: directly (customers, staff, subscribers)
- * or through its owner, its first reference (a site through its customer, a license through its
- * staff member, a timesheet through its site; an event filter through its subscriber, below).
- * Reads are scoped by that company, so a stored record keeps its company: moving it would hand
- * it, and all that hangs from it, to another tenant. A timesheet also ties a site to an
- * employee, whose details reads show with it, so both must be of one company. Both rules are
- * judged on the state after the import: the file's record where it has one, the stored one otherwise.
+ * Every record but a company belongs to one company, named by its first reference or through it.
+ * Reads are scoped by company, so a stored record keeps its own (moving it would hand it, and all
+ * that hangs from it, to another tenant), and a timesheet's site and employee are of one company.
+ * Both are judged after the import: the file's record where it has one, the stored one otherwise.
  */
 async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Promise<Omit<ElementChecks, 'reference'>> {
   const stored: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };

@@ -3,10 +3,7 @@ import { isPostgres, pooledSqliteConnection, type Db, type Tx } from '../shared/
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { timesheetCompanies } from './timesheets.js';
 
-/**
- * The import's reads and writes: whole tables by id (named by the import's table specs in
- * src/import/rows.ts), inside one transaction, a few hundred ids per statement.
- */
+/** The import's reads and writes, by id (tables named in src/import/rows.ts), a few hundred ids per statement. */
 
 export type Row = Record<string, unknown>;
 
@@ -75,17 +72,10 @@ export async function eventFiltersOfSubscribers(trx: Tx, subscriberIds: Iterable
   }));
 }
 
-/**
- * Moves these event filters onto a pair no real filter can have, so that two stored filters of
- * one subscriber can swap pairs in one import without tripping the (subscriber, event,
- * eventType) unique index halfway.
- */
+/** Moves these event filters onto a pair no real filter can have, out of the way of the (subscriber, event, eventType) unique index. */
 export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise<void> {
-  for (const part of chunk(ids, ID_CHUNK)) {
-    await trx('event_filters')
-      .whereIn('id', part)
-      .update({ event: trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']) });
-  }
+  const parked = trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']);
+  for (const part of chunk(ids, ID_CHUNK)) await trx('event_filters').whereIn('id', part).update({ event: parked });
 }
 
 /**
@@ -122,14 +112,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * writes run directly (writeDirectly), which costs SQLite less than the upsert; otherwise a
  * bounded number of rows goes into each upsert.
  */
-export async function upsertRows(
-  trx: Tx,
-  table: string,
-  idColumn: string,
-  rows: readonly Row[],
-  columnsPerRow: number,
-  stored: readonly boolean[],
-): Promise<void> {
+export async function upsertRows(trx: Tx, table: string, idColumn: string, rows: readonly Row[], columnsPerRow: number, stored: readonly boolean[]): Promise<void> {
   if (rows.length === 0) return;
   const connection = directConnections.get(trx);
   if (connection?.inTransaction) {
