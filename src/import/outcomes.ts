@@ -66,9 +66,11 @@ export class ImportOutcomes {
   readonly shown: Record<keyof ShownChanges, number[]> = { timesheetIds: [], siteIds: [], customerIds: [], employeeIds: [] };
 
   add(entity: Entity, planned: readonly PlannedRow[]): void {
+    const ids = this.ids[entity];
+    const outcomes = this.outcomes[entity];
     for (const { id, outcome } of planned) {
-      this.ids[entity].push(id);
-      this.outcomes[entity].push(OUTCOMES.indexOf(outcome));
+      ids.push(id);
+      outcomes.push(OUTCOMES.indexOf(outcome));
     }
     if (entity === 'timesheets') {
       for (const { id, outcome, row, before } of planned) {
