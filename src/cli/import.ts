@@ -36,17 +36,12 @@ export async function importCommand(args: string[], config: Config): Promise<num
       scanned = await scanImport(source);
     } catch (error) {
       progress.end();
-      if (error instanceof JsonSyntaxError) {
-        console.error(`shiftgate import: ${file} is not valid JSON: ${firstLineOf(error)}`);
-      } else if (error instanceof SpoolError) {
-        console.error(`shiftgate import: ${error.message}`);
-      } else if (error instanceof JsonRefusedError) {
-        // A problem line like the others: the file is refused before the database is opened.
-        process.stderr.write(`${error.message}\n`);
-      } else {
-        const code = (error as NodeJS.ErrnoException).code;
-        console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${firstLineOf(error)}`}`);
-      }
+      const code = (error as NodeJS.ErrnoException).code;
+      if (error instanceof JsonSyntaxError) console.error(`shiftgate import: ${file} is not valid JSON: ${firstLineOf(error)}`);
+      else if (error instanceof SpoolError) console.error(`shiftgate import: ${error.message}`);
+      // A refusal is a problem line like the others, before the database is opened.
+      else if (error instanceof JsonRefusedError) process.stderr.write(`${error.message}\n`);
+      else console.error(`shiftgate import: cannot read ${file}${code ? ` (${code})` : `: ${firstLineOf(error)}`}`);
       return 1;
     }
     const db = openDatabase(config);

@@ -87,6 +87,12 @@ function generic(shape: 'object' | 'array of objects') {
 const genericObject = generic('object');
 const genericArray = generic('array of objects');
 
+// The value is never echoed back: it is a secret even when malformed.
+const signingSecret = stored(
+  'text',
+  z.string(expecting('a string')).refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' }).nullish(),
+);
+
 export const eventFilterSchema = z.strictObject({ id, event: pairText, eventType: pairText });
 
 /** Sections of the file in dependency order (a section may only refer to earlier ones); a record's id is its first field. */
@@ -156,14 +162,7 @@ export const SECTIONS = {
     id,
     companyId: id,
     name,
-    // The value is never echoed back: it is a secret even when malformed.
-    signingSecret: stored(
-      'text',
-      z
-        .string(expecting('a string'))
-        .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
-        .nullish(),
-    ),
+    signingSecret,
     eventFilters: z.array(eventFilterSchema, expecting('an array')).nullish(),
   }),
 } as const;

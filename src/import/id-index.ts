@@ -51,12 +51,10 @@ export class IdIndex {
     this.keys = new Int32Array(keys.length * 2);
     this.values = new Int32Array(keys.length * 2);
     for (let i = 0; i < keys.length; i++) {
-      const id = keys[i]!;
-      if (id !== 0) {
-        const slot = this.slot(id);
-        this.keys[slot] = id;
-        this.values[slot] = values[i]!;
-      }
+      if (keys[i] === 0) continue;
+      const slot = this.slot(keys[i]!);
+      this.keys[slot] = keys[i]!;
+      this.values[slot] = values[i]!;
     }
   }
 }

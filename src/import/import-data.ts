@@ -19,9 +19,8 @@ export { ImportValidationError } from './problems.js';
 export { scanImport, type ScannedImport } from './parse.js';
 export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
 export type { ImportProgress, ImportProgressSink } from './apply.js';
-export { fileSource, type ImportSource } from './source.js';
+export { fileSource, SpoolError, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
-export { SpoolError } from './source.js';
 export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {

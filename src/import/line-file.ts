@@ -38,6 +38,9 @@ interface SectionLines {
   digest: string;
 }
 
+/** Told of a block of whole lines: `count` of them, the first numbered `line`, from byte `offset` of the file. */
+type LineBlock = (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>;
+
 /** A line of blanks (a carriage return included) holds no record. */
 const BLANK = /^[ \t\r]*$/;
 
@@ -212,12 +215,7 @@ export class LineFile {
    * MAX_LINE_BYTES is refused once its bytes are seen, before more are read. The bytes are only
    * valid during the call.
    */
-  private async readBlocks(
-    start: number,
-    end: number,
-    firstLine: number,
-    block: (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>,
-  ): Promise<void> {
+  private async readBlocks(start: number, end: number, firstLine: number, block: LineBlock): Promise<void> {
     const { buffer } = this;
     let held = 0;
     let line = firstLine;
@@ -229,23 +227,29 @@ export class LineFile {
       const { bytesRead } = position < end ? await this.handle!.read(buffer, held, Math.min(READ_SIZE, end - position), position) : { bytesRead: 0 };
       position += bytesRead;
       const data = buffer.subarray(0, held + bytesRead);
+      let from = 0;
       let count = 0;
       let next = 0;
+      const flush = async () => {
+        if (count > 0) await block(data.subarray(from, next), count, line, offset + from);
+        line += count;
+        count = 0;
+        from = next;
+      };
       for (let newline = data.indexOf(0x0a, held); newline >= 0; newline = data.indexOf(0x0a, next)) {
         if (newline - next > MAX_LINE_BYTES) tooLong(line + count);
         count++;
         next = newline + 1;
+        // A line continued from the last read is a block of its own.
+        if (from === 0 && held > 0) await flush();
       }
       if (bytesRead === 0 && next < data.length) {
         // The last line, without its newline.
         count++;
         next = data.length;
       }
-      if (count > 0) {
-        await block(data.subarray(0, next), count, line, offset);
-        line += count;
-        offset += next;
-      }
+      await flush();
+      offset += next;
       if (bytesRead === 0) return;
       held = data.length - next;
       if (held > MAX_LINE_BYTES) tooLong(line);
