@@ -1,57 +1,95 @@
 import type { Tx } from '../shared/db/knex.js';
-import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type Section } from './format.js';
-import { CHECKED_FIRST, idLike, reportIssues } from './parse.js';
-import { planChunk, type PlannedRow } from './plan.js';
-import type { ImportProgressSink } from './progress.js';
-import type { Problems } from './problems.js';
-import type { ImportSource } from './source.js';
-import type { ElementChecks } from './validate.js';
-import type { OwnedRecord } from './company-consistency.js';
-import type { ImportOutcomes } from './outcomes.js';
-import { parkChangedEventFilters, writeChunk } from './write.js';
-import type { Entity } from './rows.js';
-import type { SubscriberInput } from './format.js';
+import { loadRows, parkEventFilters, storedCeiling, upsertRows, type Row } from '../repositories/import-tables.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { generateSigningSecret } from '../webhooks/signing-secret.js';
+import { kindOf, REFERENCES, SECTION_NAMES, type Section, type SubscriberInput } from './format.js';
+import { ImportOutcomes } from './outcomes.js';
+import { CHECKED_FIRST, idLike, validRecord, type ScannedImport } from './parse.js';
+import { sameRow, TABLES, toRow, type Entity, type Outcome, type PlannedRow } from './rows.js';
+import type { ElementChecks, OwnedRecord } from './validate.js';
 
 /**
- * Records planned and written at once: one `IN (…)` read of the stored rows and a few writes
- * per chunk, and few enough that a large file is never held.
+ * How far an import has got: every record is validated, then compared with the stored row and
+ * written unless unchanged, a chunk at a time.
  */
-const CHUNK_RECORDS = 500;
+export interface ImportProgress {
+  stage: 'validated' | 'compared' | 'written';
+  /** Records through this stage so far. */
+  done: number;
+  /** Records that go through this stage in all. */
+  total: number;
+}
 
-const LATER_REFERENCES = REFERENCES.filter((ref) => !CHECKED_FIRST.has(ref.section));
+export type ImportProgressSink = (progress: ImportProgress) => void;
 
 /** A valid record of the file, with what the company check needs. */
-interface Valid extends OwnedRecord {
-  record: object;
+type Valid = OwnedRecord & { record: object };
+
+/** Records planned and written at once: one `IN (…)` read of the stored rows and a few writes per chunk. */
+const CHUNK_RECORDS = 500;
+
+/** Classifies each valid record of a chunk against its stored row; `generatedSecrets` is told of subscribers given a new secret. */
+async function planChunk(trx: Tx, entity: Entity, records: readonly object[], generatedSecrets: number[]): Promise<PlannedRow[]> {
+  const spec = TABLES[entity];
+  const rows = records.map((record) => toRow(spec, record));
+  const ids = rows.map((row) => Number(row[spec.idColumn]));
+  // Ids above every stored one are new records (the common case of a large file): nothing to read.
+  const ceiling = await storedCeiling(trx, spec.table, spec.idColumn);
+  const stored = ids.every((id) => id > ceiling) ? new Map<number, Row>() : await loadRows(trx, spec.table, spec.idColumn, ids);
+  return rows.map((row, index) => {
+    const id = ids[index]!;
+    const before = stored.get(id) ?? null;
+    if (entity === 'subscribers' && row.signing_secret === null) {
+      // Leaving the secret out keeps the one receivers already verify with.
+      if (before) row.signing_secret = before.signing_secret;
+      else {
+        row.signing_secret = generateSigningSecret();
+        generatedSecrets.push(id);
+      }
+    }
+    const outcome: Outcome = before === null ? 'inserted' : sameRow(spec, row, before) ? 'unchanged' : 'updated';
+    return { id, outcome, row, before };
+  });
 }
 
-interface Progress {
-  total: number;
-  compared: number;
-  written: number;
-  report: ImportProgressSink;
+/** Writes the inserted and updated rows of one chunk; returns how many. */
+async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[]): Promise<number> {
+  const { table, idColumn, fields } = TABLES[entity];
+  const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
+  // An inserted record was planned against the stored rows of this transaction: none has its id.
+  const stored = changed.map(({ outcome }) => outcome !== 'inserted');
+  await upsertRows(trx, table, idColumn, changed.map(({ row }) => row), fields.length, stored);
+  return changed.length;
 }
 
 /**
- * The second reading, section by section in write order (parents first, whatever order the
- * file lists them in; only the `sections` that have elements): licenses and timesheets are checked one element at a time, and every
- * valid record is compared with the stored row and written, a chunk at a time, inside the
- * caller's transaction. Every valid record is checked against the company of its stored
- * version. Once any problem is known nothing more is written (the caller rolls back), but the
- * reading and the checks go on so that every problem is reported.
+ * The second reading, section by section in write order (parents first): licenses and timesheets
+ * are checked one element at a time, and every valid record is checked against its stored
+ * company, compared with the stored row and written, a chunk at a time. Once any problem is known
+ * nothing more is written (the caller rolls back), but the checks go on to report every problem.
  */
-export async function applySource(
-  trx: Tx,
-  source: ImportSource,
-  sections: ReadonlySet<Section>,
-  checks: ElementChecks,
-  problems: Problems,
-  outcomes: ImportOutcomes,
-  progress: Progress,
-): Promise<void> {
+export async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
+  const outcomes = new ImportOutcomes();
+  const total = facts.elementCount + facts.eventFilters.length;
+  let compared = 0;
+  let written = 0;
+  if (problems.count === 0) report({ stage: 'validated', done: total, total });
+  const reportCompared = () => report({ stage: 'compared', done: compared, total });
   const filters: PlannedRow[] = [];
   let sectionReported = false;
+
+  const store = async (entity: Entity, planned: PlannedRow[]) => {
+    outcomes.add(entity, planned);
+    compared += planned.length;
+    // A terminal redraws on every change of stage: the comparison is reported once per section
+    // (its first chunk, and its end below), the writing chunk by chunk.
+    if (!sectionReported) reportCompared();
+    sectionReported = true;
+    written += await writeChunk(trx, entity, planned);
+    // The number still to write is not known until every record is compared: count the records
+    // not yet compared as if each will be.
+    report({ stage: 'written', done: written, total: written + total - compared });
+  };
 
   const flush = async (section: Section, chunk: Valid[]) => {
     if (chunk.length === 0) return;
@@ -59,69 +97,50 @@ export async function applySource(
     await checks.storedCompany(section, chunk);
     if (problems.count > 0) return;
     const records = chunk.map((valid) => valid.record);
-    const planned = await planChunk(trx, section, records, outcomes.generatedSecrets);
-    outcomes.add(section, planned);
-    progress.compared += records.length;
-    // A terminal redraws on every change of stage: the comparison is reported once per section
-    // (its first chunk, and its end below), the writing chunk by chunk.
-    if (!sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
-    sectionReported = true;
-    progress.written += await writeChunk(trx, section, planned);
-    // The number still to write is not known until every record is compared: count the
-    // records not yet compared as if each will be.
-    progress.report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
+    await store(section, await planChunk(trx, section, records, outcomes.generatedSecrets));
     if (section === 'subscribers') {
-      const subscribers = records as SubscriberInput[];
-      const rows = subscribers.flatMap((value) => (value.eventFilters ?? []).map((filter) => ({ ...filter, subscriberId: value.id })));
+      const rows = (records as SubscriberInput[]).flatMap((value) => (value.eventFilters ?? []).map((filter) => ({ ...filter, subscriberId: value.id })));
       filters.push(...(await planChunk(trx, 'eventFilters', rows, outcomes.generatedSecrets)));
     }
   };
 
   for (const section of SECTION_NAMES) {
     // A section the first reading found no element of would cost a whole reading of the file for nothing.
-    if (!sections.has(section)) continue;
+    if (!facts.sectionsWithElements.has(section)) continue;
     const early = CHECKED_FIRST.has(section);
-    const schema = SECTIONS[section].schema;
-    const references = LATER_REFERENCES.filter((ref) => ref.section === section);
-    const idField = SECTIONS[section].idField;
-    let records: Valid[] = [];
+    const references = early ? [] : REFERENCES[section];
+    const { idField } = TABLES[section];
+    let chunk: Valid[] = [];
     sectionReported = false;
     await source.elements(section, (element, index) => {
       if (!isPlainObject(element)) {
         if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
         return;
       }
-      const result = schema.safeParse(element);
-      if (!early) {
-        if (!result.success) reportIssues(result.error.issues, [section, index], problems);
-        for (const { field, target } of references) {
-          const ref = element[field];
-          if (idLike(ref)) checks.reference(section, index, field, target, ref);
-        }
-        if (result.success && section === 'timesheets') {
-          const value = result.data as { employeeId: number; siteId: number };
-          checks.timesheetCompany(index, value.employeeId, value.siteId);
-        }
+      const record = validRecord(section, index, element, early ? undefined : problems);
+      for (const { field, target } of references) {
+        const ref = element[field];
+        if (idLike(ref)) checks.reference(section, index, field, target, ref);
       }
-      if (!result.success) return;
-      const record: object = result.data;
-      const id = (record as Record<string, number>)[idField]!;
-      records.push({ index, id, company: checks.companyOf(section, record), record });
+      if (record === null) return;
+      if (section === 'timesheets') checks.timesheetCompany(index, record.employeeId as number, record.siteId as number);
+      chunk.push({ index, id: record[idField] as number, company: checks.companyOf(section, record), record });
       // Only a full chunk returns a promise, so the reading waits once per chunk, not per element.
-      if (records.length < CHUNK_RECORDS) return;
-      const full = records;
-      records = [];
+      if (chunk.length < CHUNK_RECORDS) return;
+      const full = chunk;
+      chunk = [];
       return flush(section, full);
     });
-    await flush(section, records);
-    if (sectionReported) progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
+    await flush(section, chunk);
+    if (sectionReported) reportCompared();
   }
 
-  if (problems.count > 0 || filters.length === 0) return;
-  await parkChangedEventFilters(trx, filters);
-  outcomes.add('eventFilters', filters);
-  progress.compared += filters.length;
-  progress.report({ stage: 'compared', done: progress.compared, total: progress.total });
-  progress.written += await writeChunk(trx, 'eventFilters' satisfies Entity, filters);
-  progress.report({ stage: 'written', done: progress.written, total: progress.written + progress.total - progress.compared });
+  if (problems.count > 0 || filters.length === 0) return outcomes;
+  // Two stored filters of one subscriber may swap pairs: those whose pair changes are first
+  // parked on a pair no real filter can have, or the unique index would trip halfway.
+  const moving = filters.filter(({ outcome, row, before }) => outcome === 'updated' && (row.event !== before?.event || row.event_type !== before?.event_type));
+  await parkEventFilters(trx, moving.map(({ id }) => id));
+  sectionReported = false;
+  await store('eventFilters', filters);
+  return outcomes;
 }

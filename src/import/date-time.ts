@@ -3,10 +3,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/**
- * Whether the day exists, as `Date.UTC` reads it back: a month or day out of range rolls over,
- * and years 0–99 are taken as 1900–1999, so neither ever reads back as the same date.
- */
+/** Whether the day exists as `Date.UTC` reads it back (it rolls a day over and takes years 0–99 as 1900–1999). */
 function realDate(year: number, month: number, day: number): boolean {
   if (year < 100 || month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);

@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import type { ImportChanges, LicenseChange } from './changes.js';
+import type { ImportChanges, LicenseChange } from './outcomes.js';
 import { emitDataEvents, newWebhookId, type RecordChange } from '../webhooks/outbox.js';
 import { anyActiveSubscriptionTo, insertLicenseEvents } from '../repositories/webhook-events.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
@@ -12,9 +12,8 @@ const asChange = (outcome: 'inserted' | 'updated' | 'unchanged'): RecordChange['
 const LICENSES_PER_STATEMENT = 5_000;
 
 /**
- * The license events of one part on SQLite, exactly as emitDataEvents writes them (same rows, same
- * order, the same deliveries per event), but a few thousand per statement with the owners joined
- * in SQL. Returns false, having written nothing, where that path is not available.
+ * The license events of one part on SQLite, exactly as emitDataEvents writes them, a few thousand
+ * per statement with the owners joined in SQL; false, nothing written, where that path is not available.
  */
 async function emitLicenseEventsInBulk(trx: Tx, licenses: readonly LicenseChange[], occurredAt: string): Promise<boolean> {
   const signed: number[] = [];

@@ -22,12 +22,9 @@ export function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function expecting(what: string) {
-  return {
-    error: (issue: { input?: unknown }) =>
-      issue.input === undefined ? 'is required' : `expected ${what}, got ${kindOf(issue.input)}`,
-  };
-}
+const expecting = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `expected ${what}, got ${kindOf(issue.input)}`),
+});
 
 function integer(min: number, what: string) {
   return z.number(expecting(what)).superRefine((value, ctx) => {
@@ -37,33 +34,36 @@ function integer(min: number, what: string) {
   });
 }
 
-const id = integer(1, 'a positive integer id');
-const count = integer(0, 'an integer ≥ 0');
-
 function text(max = MAX_TEXT) {
   return z.string(expecting('a string')).max(max, { error: `must be at most ${max} characters` });
 }
 
-const name = text().refine((value) => value.trim() !== '', { error: 'must not be blank' });
-const optionalText = text().nullish();
-const optionalBool = z.boolean(expecting('true or false')).nullish();
+/** How a field is stored and compared (rows.ts); a field of a type not registered here has no column. */
+export type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
+export const KINDS = new Map<z.ZodType, Kind>();
+const stored = <T extends z.ZodType>(kind: Kind, type: T): T => (KINDS.set(type, kind), type);
 
-function preview(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
+const id = stored('int', integer(1, 'a positive integer id'));
+const optionalCount = stored('int', integer(0, 'an integer ≥ 0').nullish());
+const name = stored('text', text().refine((value) => value.trim() !== '', { error: 'must not be blank' }));
+const optionalText = stored('text', text().nullish());
+const pairText = stored('text', text(200));
+const optionalBool = stored('bool', z.boolean(expecting('true or false')).nullish());
 
 function dateTimeOf(normalise: (text: string) => string | null, what: string) {
-  return z
+  const type = z
     .string(expecting(what))
     .transform((value, ctx) => {
       const normalised = normalise(value);
       if (normalised === null) {
-        ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${preview(value)}` });
+        const preview = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+        ctx.addIssue({ code: 'custom', message: `expected ${what}, got ${preview}` });
         return z.NEVER;
       }
       return normalised;
     })
     .nullish();
+  return stored('datetime', type);
 }
 
 const dateTime = dateTimeOf(normaliseDateTime, 'an ISO 8601 date-time with a time zone (e.g. 2026-01-31T08:00:00Z)');
@@ -81,126 +81,110 @@ function generic(shape: 'object' | 'array of objects') {
     }
   };
   // `.optional()` last: a refined z.unknown() would otherwise count as a required key.
-  return z.unknown().superRefine(check).optional();
+  return stored('json', z.unknown().superRefine(check).optional());
 }
 
-export const companySchema = z.strictObject({ id, name });
+const genericObject = generic('object');
+const genericArray = generic('array of objects');
 
-export const customerSchema = z.strictObject({ id, companyId: id, name });
+// The value is never echoed back: it is a secret even when malformed.
+const signingSecret = stored(
+  'text',
+  z.string(expecting('a string')).refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' }).nullish(),
+);
 
-export const siteSchema = z.strictObject({ id, customerId: id, name });
+export const eventFilterSchema = z.strictObject({ id, event: pairText, eventType: pairText });
 
-export const staffSchema = z.strictObject({
-  id,
-  companyId: id,
-  staffId: optionalText,
-  firstName: optionalText,
-  lastName: optionalText,
-  employeeReferenceNumber: optionalText,
-  email: optionalText,
-  mobile: optionalText,
-  subcontractorCompany: optionalText,
-});
-
-export const licenseSchema = z.strictObject({
-  securityLicenseId: id,
-  employeeId: id,
-  state: optionalText,
-  licenseNumber: optionalText,
-  status: optionalText,
-  expiryDate,
-  reminder: count.nullish(),
-  critical: optionalBool,
-  attachmentLink: text(MAX_URL).nullish(),
-  licenceSector: optionalText,
-  isInvalidLicense: optionalBool,
-});
-
-export const timesheetSchema = z.strictObject({
-  timesheetId: id,
-  siteId: id,
-  employeeId: id,
-  entryType: optionalText,
-  position: optionalText,
-  service: optionalText,
-  paygroup: optionalText,
-  scheduledStartTime: dateTime,
-  scheduledEndTime: dateTime,
-  timeclockStartTime: dateTime,
-  timeclockBreakStartTime: dateTime,
-  timeclockBreakEndTime: dateTime,
-  timeclockEndTime: dateTime,
-  payStartTime: dateTime,
-  payEndTime: dateTime,
-  invoiceStartTime: dateTime,
-  invoiceEndTime: dateTime,
-  clockInCoordinates: generic('object'),
-  clockOutCoordinates: generic('object'),
-  staffSubmittedTimesheetTimes: generic('array of objects'),
-  payBreakTime: count.nullish(),
-  invoiceBreakTime: count.nullish(),
-  notes: generic('array of objects'),
-  allowances: generic('array of objects'),
-  status: optionalText,
-  approvedBy: optionalText,
-  approvedDateTime: dateTime,
-  customerApprovalStatus: optionalText,
-  customerApprover: optionalText,
-  customerApprovedDateTime: dateTime,
-  lock: optionalBool,
-  scheduleNotes: generic('object'),
-});
-
-export const eventFilterSchema = z.strictObject({
-  id,
-  event: text(200),
-  eventType: text(200),
-});
-
-export const subscriberSchema = z.strictObject({
-  id,
-  companyId: id,
-  name,
-  // The value is never echoed back: it is a secret even when malformed.
-  signingSecret: z
-    .string(expecting('a string'))
-    .refine(isSigningSecret, { error: 'must be "whsec_" followed by the base64 of 24 to 64 bytes' })
-    .nullish(),
-  eventFilters: z.array(eventFilterSchema, expecting('an array')).nullish(),
-});
-
-export type CompanyInput = z.output<typeof companySchema>;
-export type CustomerInput = z.output<typeof customerSchema>;
-export type SiteInput = z.output<typeof siteSchema>;
-export type StaffInput = z.output<typeof staffSchema>;
-export type LicenseInput = z.output<typeof licenseSchema>;
-export type TimesheetInput = z.output<typeof timesheetSchema>;
-export type SubscriberInput = z.output<typeof subscriberSchema>;
-export type EventFilterInput = z.output<typeof eventFilterSchema>;
-
-/** Sections of the file in dependency order: a section may only refer to earlier ones. */
+/** Sections of the file in dependency order (a section may only refer to earlier ones); a record's id is its first field. */
 export const SECTIONS = {
-  companies: { schema: companySchema, idField: 'id' },
-  customers: { schema: customerSchema, idField: 'id' },
-  sites: { schema: siteSchema, idField: 'id' },
-  staff: { schema: staffSchema, idField: 'id' },
-  licenses: { schema: licenseSchema, idField: 'securityLicenseId' },
-  timesheets: { schema: timesheetSchema, idField: 'timesheetId' },
-  subscribers: { schema: subscriberSchema, idField: 'id' },
+  companies: z.strictObject({ id, name }),
+  customers: z.strictObject({ id, companyId: id, name }),
+  sites: z.strictObject({ id, customerId: id, name }),
+  staff: z.strictObject({
+    id,
+    companyId: id,
+    staffId: optionalText,
+    firstName: optionalText,
+    lastName: optionalText,
+    employeeReferenceNumber: optionalText,
+    email: optionalText,
+    mobile: optionalText,
+    subcontractorCompany: optionalText,
+  }),
+  licenses: z.strictObject({
+    securityLicenseId: id,
+    employeeId: id,
+    state: optionalText,
+    licenseNumber: optionalText,
+    status: optionalText,
+    expiryDate,
+    reminder: optionalCount,
+    critical: optionalBool,
+    attachmentLink: stored('text', text(MAX_URL).nullish()),
+    licenceSector: optionalText,
+    isInvalidLicense: optionalBool,
+  }),
+  timesheets: z.strictObject({
+    timesheetId: id,
+    siteId: id,
+    employeeId: id,
+    entryType: optionalText,
+    position: optionalText,
+    service: optionalText,
+    paygroup: optionalText,
+    scheduledStartTime: dateTime,
+    scheduledEndTime: dateTime,
+    timeclockStartTime: dateTime,
+    timeclockBreakStartTime: dateTime,
+    timeclockBreakEndTime: dateTime,
+    timeclockEndTime: dateTime,
+    payStartTime: dateTime,
+    payEndTime: dateTime,
+    invoiceStartTime: dateTime,
+    invoiceEndTime: dateTime,
+    clockInCoordinates: genericObject,
+    clockOutCoordinates: genericObject,
+    staffSubmittedTimesheetTimes: genericArray,
+    payBreakTime: optionalCount,
+    invoiceBreakTime: optionalCount,
+    notes: genericArray,
+    allowances: genericArray,
+    status: optionalText,
+    approvedBy: optionalText,
+    approvedDateTime: dateTime,
+    customerApprovalStatus: optionalText,
+    customerApprover: optionalText,
+    customerApprovedDateTime: dateTime,
+    lock: optionalBool,
+    scheduleNotes: genericObject,
+  }),
+  subscribers: z.strictObject({
+    id,
+    companyId: id,
+    name,
+    signingSecret,
+    eventFilters: z.array(eventFilterSchema, expecting('an array')).nullish(),
+  }),
 } as const;
+
+export type SubscriberInput = z.output<typeof SECTIONS.subscribers>;
 
 export type Section = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as Section[];
+export const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
 
 export type ReferenceTarget = 'companies' | 'customers' | 'sites' | 'staff';
 
-/** Every reference field of the format and the section whose ids it names. */
-export const REFERENCES: readonly { section: Section; field: string; target: ReferenceTarget }[] = [
-  { section: 'customers', field: 'companyId', target: 'companies' },
-  { section: 'sites', field: 'customerId', target: 'customers' },
-  { section: 'staff', field: 'companyId', target: 'companies' },
-  { section: 'licenses', field: 'employeeId', target: 'staff' },
-  { section: 'timesheets', field: 'siteId', target: 'sites' },
-  { section: 'timesheets', field: 'employeeId', target: 'staff' },
-  { section: 'subscribers', field: 'companyId', target: 'companies' },
-];
+/** The reference fields of each section and the section whose ids each names. */
+export const REFERENCES: Record<Section, readonly { field: string; target: ReferenceTarget }[]> = {
+  companies: [],
+  customers: [{ field: 'companyId', target: 'companies' }],
+  sites: [{ field: 'customerId', target: 'customers' }],
+  staff: [{ field: 'companyId', target: 'companies' }],
+  licenses: [{ field: 'employeeId', target: 'staff' }],
+  timesheets: [
+    { field: 'siteId', target: 'sites' },
+    { field: 'employeeId', target: 'staff' },
+  ],
+  subscribers: [{ field: 'companyId', target: 'companies' }],
+};

@@ -1,60 +1,39 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import type { ImportChanges } from './changes.js';
-import { applySource } from './apply.js';
-import { SECTION_NAMES, type Section } from './format.js';
-import { ImportOutcomes } from './outcomes.js';
-import { collectFacts, type FileFacts } from './parse.js';
-import type { ImportProgressSink } from './progress.js';
-import { ImportValidationError, MAX_REPORTED_PROBLEMS, Problems } from './problems.js';
-import { memorySource, type ImportSource } from './source.js';
-import type { ImportSummary } from './summary.js';
+import { applySource, type ImportProgressSink } from './apply.js';
+import type { ImportChanges, ImportSummary } from './outcomes.js';
+import { scanImport, type ScannedImport } from './parse.js';
+import { ImportValidationError } from './problems.js';
+import { memorySource } from './source.js';
 import { validateAgainstDatabase } from './validate.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
 
 /**
- * SQLite's page cache during an import, in KiB (the default is 2 MB). A large import writes
- * each license into a random place of the two `employee_id` indexes; with the default cache
- * those pages go out to the WAL and are read back again and again. The cache fills only as far
- * as the import writes, and it is handed back when the import ends.
+ * SQLite's page cache during an import, in KiB (the default is 2 MB): a large import writes each
+ * license into a random place of the two `employee_id` indexes, whose pages a small cache writes
+ * out and reads back again and again. It fills only as far as the import writes.
  */
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
-export type { ImportSummary } from './summary.js';
-export type { ImportProgress, ImportProgressSink } from './progress.js';
-export type { ImportChanges, LicenseChange, TimesheetChange } from './changes.js';
-export { fileSource, type ImportSource } from './source.js';
+export { scanImport, type ScannedImport } from './parse.js';
+export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
+export type { ImportProgress, ImportProgressSink } from './apply.js';
+export { fileSource, SpoolError, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
-export { SpoolError } from './spool.js';
 export { SourceChangedError } from './line-file.js';
 
 export interface ImportOptions {
   /**
-   * Runs inside the import's transaction after every row is written; throwing rolls the
-   * whole import back. This is where events for created/changed records belong. A large
-   * import hands its changes over in parts (at most 10,000 each, every timesheet before any
-   * license), one call per part; a smaller one makes a single call.
+   * Runs inside the import's transaction after every row is written (throwing rolls it all back):
+   * where events for created/changed records belong. Changes come in parts of at most 10,000,
+   * every timesheet before any license, one call per part.
    */
   onChanges?: (trx: Tx, changes: ImportChanges) => Promise<void>;
   /** Told as the import moves on (never inside a statement); must not throw. */
   onProgress?: ImportProgressSink;
   /** The clock that stamps the timesheet entries the import changes. */
   now?: () => Date;
-}
-
-/** The first reading of a source, done before the database is opened (a syntax error stops there). */
-export interface ScannedImport {
-  source: ImportSource;
-  facts: FileFacts;
-  problems: Problems;
-}
-
-/** Reads the source once for its ids and references (parse.ts); throws JsonSyntaxError for a file that is not JSON. */
-export async function scanImport(source: ImportSource): Promise<ScannedImport> {
-  const problems = new Problems(SECTION_NAMES, MAX_REPORTED_PROBLEMS, source.lineOf && ((section, index) => source.lineOf!(section as Section, index)));
-  const facts = await collectFacts(source, problems);
-  return { source, facts, problems };
 }
 
 /**
@@ -74,26 +53,18 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
     const restorePageCache = await widenPageCache(trx, IMPORT_PAGE_CACHE_KIB);
     writeDirectly(db, trx);
     try {
-      return await importInTransaction(trx, scanned, options);
+      const { facts, problems } = scanned;
+      const checks = await validateAgainstDatabase(trx, facts, problems);
+      const outcomes = await applySource(trx, scanned, checks, options.onProgress ?? (() => {}));
+      if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
+      if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
+      // Last, just before the commit: a reader who notes a time before the commit and reads without
+      // seeing these rows finds them with that time, which a stamp taken while the rows were being
+      // written could have missed (docs/rest-api.md, Incremental sync).
+      await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
+      return outcomes.summary();
     } finally {
       await restorePageCache();
     }
   });
-}
-
-async function importInTransaction(trx: Tx, scanned: ScannedImport, options: ImportOptions): Promise<ImportSummary> {
-  const { source, facts, problems } = scanned;
-  const checks = await validateAgainstDatabase(trx, facts, problems);
-  const report = options.onProgress ?? (() => {});
-  const total = facts.elementCount + facts.eventFilters.length;
-  if (problems.count === 0) report({ stage: 'validated', done: total, total });
-  const outcomes = new ImportOutcomes();
-  await applySource(trx, source, facts.sectionsWithElements, checks, problems, outcomes, { total, compared: 0, written: 0, report });
-  if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
-  if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
-  // Last, just before the commit: a reader who notes a time before the commit and reads without
-  // seeing these rows finds them with that time, which a stamp taken while the rows were being
-  // written could have missed (docs/rest-api.md, Incremental sync).
-  await markTimesheetsModified(trx, outcomes.shown, (options.now ?? (() => new Date()))().toISOString());
-  return outcomes.summary();
 }

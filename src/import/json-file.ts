@@ -2,15 +2,14 @@ import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
+import { isSection, type Section } from './format.js';
 import { formatPath, type PathSegment } from './problems.js';
 
 /**
- * Reads a JSON file whose top level is an object of arrays without holding it whole, with
- * stream-json's tokenizer: each array element is built from its tokens on its own. Strings,
- * keys and numbers come as chunks (nothing is packed by the tokenizer), so every one of them,
- * the nesting and the size of an element are bounded before more than the bound is held; a
- * file over a bound, with bytes that are not UTF-8 or with an escaped lone surrogate is
- * refused at the path where it happens.
+ * Reads a JSON file whose top level is an object of arrays without holding it whole: stream-json's
+ * tokenizer gives strings, keys and numbers in chunks, and each array element is built from its
+ * tokens, so every value, the nesting and an element's size are bounded before more is held. A
+ * bound exceeded, bytes that are not UTF-8 or an escaped lone surrogate refuse the file at its path.
  */
 
 /** The file is not valid JSON; the message says where. */
@@ -18,10 +17,7 @@ export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
 }
 
-/**
- * The file is JSON but is refused at `path`: a bound is exceeded or its text is not valid Unicode.
- * A line-delimited file (line-file.ts) names the line too; a refusal of the line as a whole has no path.
- */
+/** The file is refused at `path`: a bound is exceeded or its text is not valid Unicode (a line-delimited file names the line too). */
 export class JsonRefusedError extends Error {
   override name = 'JsonRefusedError';
 
@@ -49,19 +45,19 @@ export const REFUSED = {
   number: 'number out of range',
 } as const;
 
-/** What to do with a top-level member's value. */
-export type MemberMode = 'elements' | 'skip';
-
-export interface JsonFileVisitor {
-  /** The top-level value is not an object: it is handed over parsed, and the scan ends. */
-  root?(value: unknown): void;
-  /** A top-level key; the answer decides how its value is read. */
-  member(key: string): MemberMode;
-  /** One element of an array value read as 'elements'. */
-  element(key: string, value: unknown): void | Promise<void>;
-  /** A value read as 'elements' that is not an array. */
-  value(key: string, value: unknown): void;
+/** Told about an import's top level and every element, in the order the file holds them. */
+export interface SourceVisitor {
+  /** The top level is not an object. */
+  notObject(value: unknown): void;
+  /** A top-level key, known or not. */
+  key(key: string): void;
+  /** A section whose value is present but not an array (null counts as absent). */
+  notArray(section: Section, value: unknown): void;
+  element(section: Section, index: number, value: unknown): void;
 }
+
+/** Keeps an element for the second reading; the reading waits for a promise it returns. */
+export type KeepElement = (section: Section, value: unknown) => void | Promise<void>;
 
 const READ_SIZE = 256 * 1024;
 const PIECE_CHARS = 16 * 1024;
@@ -79,29 +75,14 @@ function wholeCharacters(data: Buffer): number {
   return i + size <= data.length ? data.length : i;
 }
 
-/** The longest prefix of `data` in which no invalid UTF-8 sequence is complete. */
-function validPrefix(data: Buffer): number {
-  const fails = (end: number) => {
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(data.subarray(0, end), { stream: true });
-      return false;
-    } catch {
-      return true;
-    }
-  };
-  let low = 0;
-  let high = data.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (fails(middle + 1)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
-
-/** Where the first invalid UTF-8 sequence of `data` starts: after the last whole character before the failure. */
+/** Where the first invalid UTF-8 sequence of `data` starts: the first U+FFFD decoding puts where the bytes are not one. */
 export function firstInvalidByte(data: Buffer): number {
-  return wholeCharacters(data.subarray(0, validPrefix(data)));
+  let byte = 0;
+  for (const char of data.toString('utf8')) {
+    if (char === '\ufffd' && !(data[byte] === 0xef && data[byte + 1] === 0xbf && data[byte + 2] === 0xbd)) break;
+    byte += Buffer.byteLength(char);
+  }
+  return byte;
 }
 
 /** The refusal of bytes that are not UTF-8, `data` starting at byte `offset` of the file. */
@@ -109,15 +90,11 @@ export function notUtf8(data: Buffer, invalid: number, offset: number): string {
   return `not valid UTF-8 (byte 0x${data[invalid]!.toString(16).padStart(2, '0')} at byte ${offset + invalid})`;
 }
 
-/**
- * Scans `path`, calling the visitor in file order. Throws JsonSyntaxError at the first place the
- * file stops being JSON (a truncated file included), JsonRefusedError at the first bound exceeded
- * or invalid text.
- */
-export async function scanJsonFile(path: string, visitor: JsonFileVisitor): Promise<void> {
+/** Scans `path`, telling the visitor in file order; throws where the file stops being JSON or is first refused. */
+export async function scanJsonFile(path: string, visitor: SourceVisitor, keep?: KeepElement): Promise<void> {
   const handle = await open(path, 'r');
   try {
-    const reader = new TokenReader(visitor);
+    const reader = new TokenReader(visitor, keep);
     const buffer = Buffer.allocUnsafeSlow(READ_SIZE);
     let carry: Buffer | null = null;
     let offset = 0;
@@ -151,18 +128,12 @@ export async function scanJsonFile(path: string, visitor: JsonFileVisitor): Prom
 }
 
 const enum At {
-  /** Before the top-level value. */
-  Start,
-  /** In the top-level object, between members. */
-  Members,
-  /** After a top-level key, before its value. */
-  MemberValue,
-  /** In an array read as 'elements', between elements. */
-  Elements,
-  /** Building a value (an element, a member's value or the root). */
-  Building,
-  /** Stepping over a member's value. */
-  Skipping,
+  Start, // before the top-level value
+  Members, // in the top-level object, between members
+  MemberValue, // after a top-level key, before its value
+  Elements, // in a section's array, between elements
+  Building, // building a value: an element, a member's value or the root
+  Skipping, // stepping over the value of a key that is not a section
   Done,
 }
 
@@ -173,8 +144,8 @@ class TokenReader {
   // A stage of a stream-chain pipeline is flushed by a call with `none`, which its type leaves out.
   private readonly parse = jsonParser({ packValues: false, streamValues: true }) as (input: string | typeof none) => ReturnType<TokenSource>;
   private at = At.Start;
+  /** The top-level key being read, and the index of the element being built in its array. */
   private key = '';
-  private mode: MemberMode = 'skip';
   private index = 0;
   /** The containers of the value being built, outermost first, and the key each is at. */
   private readonly stack: Container[] = [];
@@ -183,14 +154,17 @@ class TokenReader {
   private role: 'element' | 'value' | 'root' = 'element';
   private depth = 0;
   private size = 0;
-  /** The string, key or number being read, when it is kept. */
+  /** The string, key or number being read (emptied as each is taken), and whether it is a key of the value being built. */
   private text = '';
+  private readingKey = false;
 
-  constructor(private readonly visitor: JsonFileVisitor) {}
+  constructor(
+    private readonly visitor: SourceVisitor,
+    private readonly keep?: KeepElement,
+  ) {}
 
   async push(text: string): Promise<void> {
-    // The tokenizer gives no tokens from a piece it finds an error in: small pieces keep the
-    // path a syntax error is reported near close to the error.
+    // The tokenizer gives no tokens from a piece it finds an error in: small pieces keep the path near the error.
     for (let start = 0; start < text.length; start += PIECE_CHARS) {
       let out;
       try {
@@ -218,9 +192,9 @@ class TokenReader {
 
   private path(): PathSegment[] {
     const path: PathSegment[] = [];
-    if (this.at === At.Start || (this.at === At.Building && this.role === 'root')) {
-      // The root is being built: the containers alone say where.
-    } else if (this.at !== At.Members) {
+    // While the root is built the containers alone say where; between members there is no key.
+    const inRoot = this.at === At.Start || (this.at === At.Building && this.role === 'root');
+    if (!inRoot && this.at !== At.Members) {
       path.push(this.key);
       if (this.at === At.Building && this.role === 'element') path.push(this.index);
     }
@@ -253,24 +227,25 @@ class TokenReader {
     this.grow(value.length);
   }
 
-  /** Whether the string being read is a key of the value being built. */
-  private readingKey = false;
-
   private grow(chars: number): void {
     if (this.at !== At.Building) return;
     this.size += chars;
     if (this.size > MAX_ELEMENT_CHARS) this.refuse(`larger than ${MAX_ELEMENT_CHARS.toLocaleString('en')} characters`);
   }
 
-  private checkText(text: string): string {
+  /** The text read so far, refused when it is not valid Unicode. */
+  private takeText(): string {
+    const text = this.text;
+    this.text = '';
     if (LONE_SURROGATE.test(text)) this.refuse(REFUSED.surrogate);
     return text;
   }
 
-  private startBuilding(role: 'element' | 'value' | 'root'): void {
+  private startBuilding(role: 'element' | 'value' | 'root', token: Token): void | Promise<void> {
     this.at = At.Building;
     this.role = role;
     this.size = 0;
+    return this.build(token);
   }
 
   private take(token: Token): void | Promise<void> {
@@ -278,58 +253,39 @@ class TokenReader {
     if (this.at === At.Building) return this.build(token);
     switch (this.at) {
       case At.Start:
-        if (token.name === 'startObject') {
-          this.open();
-          this.at = At.Members;
-          return;
-        }
-        this.startBuilding('root');
-        return this.build(token);
+        if (token.name !== 'startObject') return this.startBuilding('root', token);
+        this.open();
+        this.at = At.Members;
+        return;
       case At.Members:
-        switch (token.name) {
-          case 'startKey':
-            this.text = '';
-            return;
-          case 'stringChunk':
-            return this.chunk(token.value, 'key');
-          case 'endKey':
-            this.key = this.checkText(this.text);
-            this.text = '';
-            this.mode = this.visitor.member(this.key);
-            this.at = At.MemberValue;
-            return;
-          case 'endObject':
-            this.depth--;
-            this.at = At.Done;
-            return;
-          default:
-            return;
+        if (token.name === 'stringChunk') this.chunk(token.value, 'key');
+        else if (token.name === 'endKey') {
+          this.key = this.takeText();
+          this.visitor.key(this.key);
+          this.at = At.MemberValue;
+        } else if (token.name === 'endObject') {
+          this.depth--;
+          this.at = At.Done;
         }
+        return;
       case At.MemberValue:
-        if (this.mode === 'skip') {
+        // The value of a key that is not a section is stepped over, not parsed.
+        if (!isSection(this.key)) {
           this.at = At.Skipping;
           return this.skip(token);
         }
-        if (token.name === 'startArray') {
-          this.open();
-          this.index = 0;
-          this.at = At.Elements;
-          return;
-        }
-        this.startBuilding('value');
-        return this.build(token);
+        if (token.name !== 'startArray') return this.startBuilding('value', token);
+        this.open();
+        this.index = 0;
+        this.at = At.Elements;
+        return;
       case At.Elements:
-        if (token.name === 'endArray') {
-          this.depth--;
-          this.at = At.Members;
-          return;
-        }
-        this.startBuilding('element');
-        return this.build(token);
+        if (token.name !== 'endArray') return this.startBuilding('element', token);
+        this.depth--;
+        this.at = At.Members;
+        return;
       case At.Skipping:
         return this.skip(token);
-      case At.Done:
-        return;
     }
   }
 
@@ -338,8 +294,7 @@ class TokenReader {
     switch (token.name) {
       case 'startObject':
       case 'startArray':
-        this.open();
-        return;
+        return this.open();
       case 'endObject':
       case 'endArray':
         this.depth--;
@@ -373,26 +328,17 @@ class TokenReader {
         return this.add(this.stack.pop());
       case 'startKey':
         this.readingKey = true;
-        this.text = '';
         return;
       case 'endKey':
         this.readingKey = false;
-        this.keys[this.keys.length - 1] = this.checkText(this.text);
-        this.text = '';
-        return;
-      case 'startString':
-      case 'startNumber':
-        this.text = '';
+        this.keys[this.keys.length - 1] = this.takeText();
         return;
       case 'stringChunk':
         return this.chunk(token.value, this.readingKey ? 'key' : 'text');
       case 'numberChunk':
         return this.chunk(token.value, 'number');
-      case 'endString': {
-        const text = this.checkText(this.text);
-        this.text = '';
-        return this.add(text);
-      }
+      case 'endString':
+        return this.add(this.takeText());
       case 'endNumber': {
         const number = Number(this.text);
         // No field takes a number this large, and JSON.stringify (the import's spool) would write it as null.
@@ -404,8 +350,6 @@ class TokenReader {
       case 'trueValue':
       case 'falseValue':
         return this.add(token.value);
-      default:
-        return;
     }
   }
 
@@ -424,21 +368,19 @@ class TokenReader {
       }
       return;
     }
+    const section = this.key as Section;
     switch (this.role) {
       case 'root':
         this.at = At.Done;
-        this.visitor.root?.(value);
-        return;
+        return this.visitor.notObject(value);
       case 'value':
         this.at = At.Members;
-        this.visitor.value(this.key, value);
+        if (value !== null) this.visitor.notArray(section, value);
         return;
-      case 'element': {
+      case 'element':
         this.at = At.Elements;
-        const taken = this.visitor.element(this.key, value);
-        this.index++;
-        return taken;
-      }
+        this.visitor.element(section, this.index++, value);
+        return this.keep?.(section, value);
     }
   }
 }

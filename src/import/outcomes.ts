@@ -1,46 +1,69 @@
 import type { ShownChanges } from '../repositories/timesheets.js';
-import { timesheetChangeOf, type ImportChanges, type TimesheetChange } from './changes.js';
-import type { Outcome, PlannedRow } from './plan.js';
-import { ENTITIES, type Entity } from './rows.js';
-import { changedShown, SHOWN_ENTITIES, type ShownEntity } from './shown-changes.js';
-import type { EntitySummary, ImportSummary } from './summary.js';
+import { IntList } from './id-index.js';
+import { ENTITIES, sameRow, TABLES, type Entity, type Outcome, type PlannedRow, type TableSpec } from './rows.js';
 
-const SHOWN_IDS = { sites: 'siteIds', customers: 'customerIds', staff: 'employeeIds' } as const;
-const OUTCOMES: readonly Outcome[] = ['inserted', 'updated', 'unchanged'];
-
-/** At most this many changes go to one call of the onChanges hook. */
-export const CHANGES_PER_CALL = 10_000;
-
-/** A growing list of 32-bit integers (ids fit: the import caps them at 2^31 - 1), 4 bytes each. */
-class IntList {
-  private data = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  at(index: number): number {
-    return this.data[index]!;
-  }
+export interface LicenseChange {
+  securityLicenseId: number;
+  outcome: Outcome;
 }
+
+export interface TimesheetChange {
+  timesheetId: number;
+  outcome: Outcome;
+  statusBefore: string | null;
+  statusAfter: string | null;
+  /** The status is now "Approved" (any case) and was not before: an inserted timesheet too, as nobody was told of it. */
+  becameApproved: boolean;
+}
+
+/** What the import did to the records that events are raised for, handed to `onChanges`. */
+export interface ImportChanges {
+  licenses: LicenseChange[];
+  timesheets: TimesheetChange[];
+}
+
+export type EntitySummary = Record<Outcome, number[]>;
+
+export interface ImportSummary {
+  /** Per entity, the ids inserted, updated (stored values changed) and unchanged. */
+  entities: Record<Entity, EntitySummary>;
+  /** Subscribers created without a signingSecret, for which one was generated. */
+  generatedSigningSecrets: number[];
+}
+
+const OUTCOMES: readonly Outcome[] = ['inserted', 'updated', 'unchanged'];
+/** At most this many changes go to one call of the onChanges hook. */
+const CHANGES_PER_CALL = 10_000;
+
+const isApproved = (status: string | null) => status?.toLowerCase() === 'approved';
+const text = (value: unknown) => (value == null ? null : String(value));
+
+/**
+ * The columns of a site, customer or staff member that a timesheet entry shows (docs/rest-api.md,
+ * Timesheet entry): changing one modifies the entry as a reader sees it; changing another does not.
+ */
+function shown(entity: 'sites' | 'customers' | 'staff', ids: keyof ShownChanges, columns: readonly string[]) {
+  const spec: TableSpec = TABLES[entity];
+  return { ids, spec: { ...spec, fields: spec.fields.filter(([, column]) => columns.includes(column)) } };
+}
+
+const SHOWN: Partial<Record<Entity, ReturnType<typeof shown>>> = {
+  sites: shown('sites', 'siteIds', ['name', 'customer_id']),
+  customers: shown('customers', 'customerIds', ['name']),
+  staff: shown('staff', 'employeeIds', ['staff_id', 'first_name', 'last_name', 'employee_reference_number', 'email', 'mobile', 'subcontractor_company']),
+};
 
 /**
  * What an import did, gathered chunk by chunk as rows are planned: per entity each id and its
- * outcome in file order (5 bytes a record), the timesheet changes events are raised for, and
- * what timesheet entries show. The stored and new rows themselves are not kept.
+ * outcome in file order, the timesheet changes events are raised for, and what timesheet
+ * entries show. The stored and new rows themselves are not kept.
  */
 export class ImportOutcomes {
   private readonly ids = Object.fromEntries(ENTITIES.map((e) => [e, new IntList()])) as Record<Entity, IntList>;
-  private readonly outcomes = Object.fromEntries(ENTITIES.map((e) => [e, [] as number[]])) as Record<Entity, number[]>;
+  private readonly outcomes = Object.fromEntries(ENTITIES.map((e) => [e, new IntList()])) as Record<Entity, IntList>;
   private readonly timesheetChanges: TimesheetChange[] = [];
   readonly generatedSecrets: number[] = [];
-  readonly shown = { timesheetIds: [] as number[], siteIds: [] as number[], customerIds: [] as number[], employeeIds: [] as number[] } satisfies ShownChanges;
+  readonly shown: Record<keyof ShownChanges, number[]> = { timesheetIds: [], siteIds: [], customerIds: [], employeeIds: [] };
 
   add(entity: Entity, planned: readonly PlannedRow[]): void {
     const ids = this.ids[entity];
@@ -50,13 +73,17 @@ export class ImportOutcomes {
       outcomes.push(OUTCOMES.indexOf(outcome));
     }
     if (entity === 'timesheets') {
-      for (const row of planned) {
-        this.timesheetChanges.push(timesheetChangeOf(row));
-        if (row.outcome !== 'unchanged') this.shown.timesheetIds.push(row.id);
+      for (const { id, outcome, row, before } of planned) {
+        const statusBefore = text(before?.status);
+        const statusAfter = text(row.status);
+        this.timesheetChanges.push({ timesheetId: id, outcome, statusBefore, statusAfter, becameApproved: isApproved(statusAfter) && !isApproved(statusBefore) });
+        if (outcome !== 'unchanged') this.shown.timesheetIds.push(id);
       }
-    } else if ((SHOWN_ENTITIES as string[]).includes(entity)) {
-      const shownEntity = entity as ShownEntity;
-      for (const id of changedShown(shownEntity, planned)) this.shown[SHOWN_IDS[shownEntity]].push(id);
+    }
+    const shown = SHOWN[entity];
+    if (!shown) return;
+    for (const { id, outcome, row, before } of planned) {
+      if (outcome === 'updated' && before !== null && !sameRow(shown.spec, row, before)) this.shown[shown.ids].push(id);
     }
   }
 
@@ -66,16 +93,13 @@ export class ImportOutcomes {
    */
   *changes(): Generator<ImportChanges> {
     const timesheets = this.timesheetChanges;
-    const licenses = this.ids.licenses;
-    const outcomes = this.outcomes.licenses;
-    const total = timesheets.length + licenses.length;
+    const total = timesheets.length + this.ids.licenses.length;
     let start = 0;
     do {
       const end = Math.min(total, start + CHANGES_PER_CALL);
       const part: ImportChanges = { licenses: [], timesheets: timesheets.slice(start, Math.min(end, timesheets.length)) };
-      for (let i = Math.max(start, timesheets.length); i < end; i++) {
-        const index = i - timesheets.length;
-        part.licenses.push({ securityLicenseId: licenses.at(index), outcome: OUTCOMES[outcomes[index]!]! });
+      for (let i = Math.max(start, timesheets.length) - timesheets.length; i < end - timesheets.length; i++) {
+        part.licenses.push({ securityLicenseId: this.ids.licenses.at(i), outcome: OUTCOMES[this.outcomes.licenses.at(i)]! });
       }
       yield part;
       start = end;
@@ -85,12 +109,29 @@ export class ImportOutcomes {
   summary(): ImportSummary {
     const entities = {} as Record<Entity, EntitySummary>;
     for (const entity of ENTITIES) {
-      const summary: EntitySummary = { inserted: [], updated: [], unchanged: [] };
-      const ids = this.ids[entity];
-      const outcomes = this.outcomes[entity];
-      for (let i = 0; i < ids.length; i++) summary[OUTCOMES[outcomes[i]!]!].push(ids.at(i));
-      entities[entity] = summary;
+      const summary: EntitySummary = (entities[entity] = { inserted: [], updated: [], unchanged: [] });
+      for (let i = 0; i < this.ids[entity].length; i++) summary[OUTCOMES[this.outcomes[entity].at(i)]!].push(this.ids[entity].at(i));
     }
     return { entities, generatedSigningSecrets: [...this.generatedSecrets] };
   }
+}
+
+/** A few lines for a terminal: totals and time taken, then one line per entity that the file mentioned. */
+export function formatSummary(summary: ImportSummary, seconds: number): string {
+  const counts = (inserted: number, updated: number, unchanged: number) => {
+    const records = inserted + updated + unchanged;
+    return `${inserted} inserted, ${updated} updated, ${unchanged} unchanged (${records} ${records === 1 ? 'record' : 'records'}`;
+  };
+  const lines: string[] = [];
+  const total = { inserted: 0, updated: 0, unchanged: 0 };
+  for (const entity of ENTITIES) {
+    const { inserted, updated, unchanged } = summary.entities[entity];
+    total.inserted += inserted.length;
+    total.updated += updated.length;
+    total.unchanged += unchanged.length;
+    if (inserted.length + updated.length + unchanged.length > 0) lines.push(`  ${entity}: ${counts(inserted.length, updated.length, unchanged.length)})`);
+  }
+  const head = `import complete: ${counts(total.inserted, total.updated, total.unchanged)} in ${seconds.toFixed(2)} s)`;
+  if (summary.generatedSigningSecrets.length > 0) lines.push(`  signing secrets generated for subscribers ${summary.generatedSigningSecrets.join(', ')}`);
+  return [head, ...lines].join('\n');
 }

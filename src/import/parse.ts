@@ -1,17 +1,9 @@
-import type { z } from 'zod';
-import { kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ReferenceTarget, type Section } from './format.js';
-import { formatPath, type PathSegment, type Problems } from './problems.js';
+import { isSection, kindOf, REFERENCES, SECTION_NAMES, SECTIONS, type ReferenceTarget, type Section } from './format.js';
+import { formatPath, Problems, type PathSegment } from './problems.js';
 import type { ImportSource } from './source.js';
 import { IdIndex } from './id-index.js';
+import { TABLES } from './rows.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-
-export interface Reference {
-  section: Section;
-  index: number;
-  field: string;
-  target: ReferenceTarget;
-  id: number;
-}
 
 /** An event filter as far as it could be read; null where the value has the wrong type. */
 export interface EventFilterFacts {
@@ -22,32 +14,30 @@ export interface EventFilterFacts {
   eventType: string | null;
 }
 
+/** The sections other records hang from; each one's parent is its first reference. */
 export type ParentKind = 'staff' | 'sites' | 'customers';
+const isParent = (section: Section): section is ParentKind => section === 'staff' || section === 'sites' || section === 'customers';
 
 /**
- * Sections whose elements are fully checked in the first reading: the parents other records
- * hang from, and subscribers (their event filters are checked against the database as a whole).
- * They are small next to licenses and timesheets, which are checked in the second reading,
- * one element at a time, so a large file never has its records held.
+ * Sections fully checked in the first reading: the parents others hang from, and subscribers (their
+ * event filters are checked as a whole). Licenses and timesheets are checked in the second, one
+ * element at a time, so a large file never has its records held.
  */
 export const CHECKED_FIRST: ReadonlySet<Section> = new Set(['companies', 'customers', 'sites', 'staff', 'subscribers']);
 
 /**
- * What the first reading learns of the file, valid elements or not, so that the database
- * checks report on every element and a reference to an invalid element does not also read as
- * "does not exist". Per record it keeps an id and little else.
+ * What the first reading learns of every element, valid or not (so a reference to an invalid one
+ * does not also read as "does not exist"): per record an id and little else.
  */
 export interface FileFacts {
   /** Per section, id → index of the first element with it. */
   ids: { [S in Section]: IdIndex };
   /** References made by the sections checked first. */
-  references: Reference[];
+  references: { section: Section; index: number; field: string; target: ReferenceTarget; id: number }[];
   /** Ids that licenses and timesheets refer to, per target (checked element by element later). */
   laterReferences: Record<ReferenceTarget, Set<number>>;
   /** The parent id a valid staff, site or customer element gives (first element per id only). */
   parents: Record<ParentKind, Map<number, number>>;
-  /** The employees and sites the file's timesheets name. */
-  timesheetSides: { employeeIds: Set<number>; siteIds: Set<number> };
   eventFilters: EventFilterFacts[];
   /** Event filter id → where it first appears. */
   eventFilterIds: Map<number, PathSegment[]>;
@@ -61,134 +51,100 @@ export function idLike(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
-const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
-
-export function reportIssues(issues: readonly z.core.$ZodIssue[], at: PathSegment[], problems: Problems): void {
-  for (const issue of issues) {
-    const path = [...at, ...issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)))];
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.add([...path, key], 'unknown field');
-    } else {
-      problems.add(path, issue.message);
-    }
+/** The record an element is by its section's schema; null when invalid, its problems told to `problems` when given. */
+export function validRecord(section: Section, index: number, element: Record<string, unknown>, problems?: Problems): Record<string, unknown> | null {
+  const result = SECTIONS[section].safeParse(element);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const path = [section, index, ...issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)))];
+    if (issue.code !== 'unrecognized_keys') problems?.add(path, issue.message);
+    else for (const key of issue.keys) problems?.add([...path, key], 'unknown field');
   }
+  return null;
 }
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 
 function collectEventFilters(element: Record<string, unknown>, index: number, facts: FileFacts, problems: Problems): void {
   if (!Array.isArray(element.eventFilters)) return;
-  const seen = facts.eventFilterIds;
   element.eventFilters.forEach((filter: unknown, filterIndex) => {
     if (!isPlainObject(filter)) return;
     const path: PathSegment[] = ['subscribers', index, 'eventFilters', filterIndex];
     let id = idLike(filter.id) ? filter.id : null;
-    if (id !== null) {
-      const first = seen.get(id);
-      if (first) {
-        problems.add([...path, 'id'], `duplicate event filter id ${id} (first at ${formatPath(first)})`);
-        id = null;
-      } else {
-        seen.set(id, path);
-      }
-    }
-    facts.eventFilters.push({
-      path,
-      subscriberId: idLike(element.id) ? element.id : null,
-      id,
-      event: stringOrNull(filter.event),
-      eventType: stringOrNull(filter.eventType),
-    });
+    const first = id === null ? undefined : facts.eventFilterIds.get(id);
+    if (first) {
+      problems.add([...path, 'id'], `duplicate event filter id ${id} (first at ${formatPath(first)})`);
+      id = null;
+    } else if (id !== null) facts.eventFilterIds.set(id, path);
+    const subscriberId = idLike(element.id) ? element.id : null;
+    facts.eventFilters.push({ path, subscriberId, id, event: stringOrNull(filter.event), eventType: stringOrNull(filter.eventType) });
   });
-}
-
-const REFERENCES_OF = Object.fromEntries(SECTION_NAMES.map((s) => [s, REFERENCES.filter((ref) => ref.section === s)])) as Record<
-  Section,
-  (typeof REFERENCES)[number][]
->;
-
-const PARENT_FIELD: Partial<Record<Section, { kind: ParentKind; field: string }>> = {
-  staff: { kind: 'staff', field: 'companyId' },
-  sites: { kind: 'sites', field: 'customerId' },
-  customers: { kind: 'customers', field: 'companyId' },
-};
-
-function newFacts(): FileFacts {
-  return {
-    ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as FileFacts['ids'],
-    references: [],
-    laterReferences: { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() },
-    parents: { staff: new Map(), sites: new Map(), customers: new Map() },
-    timesheetSides: { employeeIds: new Set(), siteIds: new Set() },
-    eventFilters: [],
-    eventFilterIds: new Map(),
-    elementCount: 0,
-    sectionsWithElements: new Set(),
-  };
 }
 
 function collectElement(section: Section, index: number, element: unknown, facts: FileFacts, problems: Problems): void {
   facts.elementCount++;
   facts.sectionsWithElements.add(section);
+  const early = CHECKED_FIRST.has(section);
   if (!isPlainObject(element)) {
-    if (CHECKED_FIRST.has(section)) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
+    if (early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
     return;
   }
-  const { idField } = SECTIONS[section];
-  const seen = facts.ids[section];
+  const { idField } = TABLES[section];
   const id = element[idField];
   let first = false;
   if (idLike(id)) {
-    const firstIndex = seen.get(id);
-    if (firstIndex === undefined) {
-      seen.set(id, index);
-      first = true;
-    } else problems.add([section, index, idField], `duplicate id ${id} (first at ${section}[${firstIndex}])`);
+    const firstIndex = facts.ids[section].get(id);
+    first = firstIndex === undefined;
+    if (first) facts.ids[section].set(id, index);
+    else problems.add([section, index, idField], `duplicate id ${id} (first at ${section}[${firstIndex}])`);
   }
-  const early = CHECKED_FIRST.has(section);
-  for (const { field, target } of REFERENCES_OF[section]) {
+  for (const { field, target } of REFERENCES[section]) {
     const ref = element[field];
     if (!idLike(ref)) continue;
     if (early) facts.references.push({ section, index, field, target, id: ref });
     else facts.laterReferences[target].add(ref);
   }
-  if (section === 'timesheets') {
-    if (idLike(element.employeeId)) facts.timesheetSides.employeeIds.add(element.employeeId);
-    if (idLike(element.siteId)) facts.timesheetSides.siteIds.add(element.siteId);
-  }
   if (section === 'subscribers') collectEventFilters(element, index, facts, problems);
   if (!early) return;
-  const { schema } = SECTIONS[section];
-  const result = schema.safeParse(element);
-  if (!result.success) {
-    reportIssues(result.error.issues, [section, index], problems);
-    return;
-  }
-  const parent = PARENT_FIELD[section];
+  const record = validRecord(section, index, element, problems);
   // Only the first element with an id counts; a duplicate is reported above.
-  if (parent && first) facts.parents[parent.kind].set(id as number, (result.data as unknown as Record<string, number>)[parent.field]!);
+  if (record && first && isParent(section)) facts.parents[section].set(id as number, record[REFERENCES[section][0]!.field] as number);
+}
+
+/** The first reading of a source, done before the database is opened (a syntax error stops there). */
+export interface ScannedImport {
+  source: ImportSource;
+  facts: FileFacts;
+  problems: Problems;
 }
 
 /**
  * The first reading: the file's shape, every id and reference, and the full checks of the
- * sections in CHECKED_FIRST. Licenses and timesheets are only looked at for their ids here.
+ * sections in CHECKED_FIRST (licenses and timesheets are only looked at for their ids here).
+ * Throws JsonSyntaxError for a file that is not JSON.
  */
-export async function collectFacts(source: ImportSource, problems: Problems): Promise<FileFacts> {
-  const facts = newFacts();
+export async function scanImport(source: ImportSource): Promise<ScannedImport> {
+  const problems = new Problems(source.lineOf?.bind(source));
+  const facts: FileFacts = {
+    ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as FileFacts['ids'],
+    references: [],
+    laterReferences: { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() },
+    parents: { staff: new Map(), sites: new Map(), customers: new Map() },
+    eventFilters: [],
+    eventFilterIds: new Map(),
+    elementCount: 0,
+    sectionsWithElements: new Set(),
+  };
   const keys = new Set<string>();
   await source.scan({
-    notObject(value) {
-      problems.add([], `expected a JSON object, got ${kindOf(value)}`);
-    },
+    notObject: (value) => problems.add([], `expected a JSON object, got ${kindOf(value)}`),
     key(key) {
-      if (!Object.hasOwn(SECTIONS, key)) problems.add([key], `unknown top-level key (expected ${SECTION_NAMES.join(', ')})`);
+      if (!isSection(key)) problems.add([key], `unknown top-level key (expected ${SECTION_NAMES.join(', ')})`);
       else if (keys.has(key)) problems.add([key], 'duplicate top-level key');
       keys.add(key);
     },
-    notArray(section, value) {
-      problems.add([section], `expected an array, got ${kindOf(value)}`);
-    },
-    element(section, index, value) {
-      collectElement(section, index, value, facts, problems);
-    },
+    notArray: (section, value) => problems.add([section], `expected an array, got ${kindOf(value)}`),
+    element: (section, index, value) => collectElement(section, index, value, facts, problems),
   });
-  return facts;
+  return { source, facts, problems };
 }

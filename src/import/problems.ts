@@ -1,3 +1,5 @@
+import { SECTION_NAMES, type Section } from './format.js';
+
 /** One segment of a JSON path: an object key or an array index. */
 export type PathSegment = string | number;
 
@@ -25,27 +27,21 @@ export function formatPath(path: readonly PathSegment[]): string {
 }
 
 interface Problem {
-  section: number;
-  indices: number[];
+  /** The place in the file: the section's place in the format, then the path's indices. */
+  at: number[];
   seq: number;
   line: string;
 }
 
-function compareIndices(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const difference = (a[i] ?? 0) - (b[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return a.length - b.length;
+function byFileOrder(a: Problem, b: Problem): number {
+  for (let i = 0; i < Math.min(a.at.length, b.at.length); i++) if (a.at[i] !== b.at[i]) return a.at[i]! - b.at[i]!;
+  return a.at.length - b.at.length || a.seq - b.seq;
 }
 
-const byFileOrder = (a: Problem, b: Problem) => a.section - b.section || compareIndices(a.indices, b.indices) || a.seq - b.seq;
-
 /**
- * Collects problems from every validation stage and hands them back in file order (section,
- * then element, then nested element), whichever stage found them. Only the first `kept` in
- * file order are held (a file with a problem in every one of a million records would otherwise
- * hold a million lines); the rest are counted.
+ * Collects problems from every validation stage and hands them back in file order, whichever stage
+ * found them. Only the first `kept` in file order are held, so that a problem in each of a million
+ * records does not hold a million lines; the rest are counted.
  */
 export class Problems {
   private items: Problem[] = [];
@@ -54,18 +50,16 @@ export class Problems {
 
   /** `lineOf` names the line of the file a section's element is on, where the file has lines. */
   constructor(
-    private readonly sectionOrder: readonly string[],
+    private readonly lineOf?: (section: Section, index: number) => number | undefined,
     private readonly kept = MAX_REPORTED_PROBLEMS,
-    private readonly lineOf?: (section: string, index: number) => number | undefined,
   ) {}
 
   add(path: readonly PathSegment[], reason: string): void {
     const [first, second] = path;
-    const section = typeof first === 'string' ? this.sectionOrder.indexOf(first) : -1;
-    const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as string, second) : undefined;
+    const section = typeof first === 'string' ? SECTION_NAMES.indexOf(first as Section) : -1;
+    const fileLine = section >= 0 && typeof second === 'number' ? this.lineOf?.(first as Section, second) : undefined;
     this.items.push({
-      section,
-      indices: path.filter((segment): segment is number => typeof segment === 'number'),
+      at: [section, ...path.filter((segment): segment is number => typeof segment === 'number')],
       seq: this.seq++,
       line: `${fileLine === undefined ? '' : `line ${fileLine}: `}${formatPath(path)}: ${reason}`,
     });

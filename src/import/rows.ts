@@ -1,122 +1,54 @@
 import { normaliseDateTime } from './date-time.js';
 import type { Row } from '../repositories/import-tables.js';
 import { toBool } from '../shared/db/columns.js';
+import type { z } from 'zod';
+import { eventFilterSchema, KINDS, SECTIONS, type Kind } from './format.js';
 
-type Kind = 'int' | 'text' | 'bool' | 'json' | 'datetime';
-
-/** How one entity of the file maps onto its table: [contract field, column, kind]. */
+/** How one entity of the file maps onto its table: [contract field, column, kind], the id first. */
 export interface TableSpec {
   table: string;
+  idField: string;
   idColumn: string;
   fields: readonly (readonly [string, string, Kind])[];
 }
 
-const ts = (field: string, column: string) => [field, column, 'datetime'] as const;
-const str = (field: string, column: string) => [field, column, 'text'] as const;
+/** The columns of a record's fields: each named after its field in snake case, of its type's kind. */
+function tableOf(table: string, schema: z.ZodObject, extra: readonly (readonly [string, string, Kind])[] = []): TableSpec {
+  const fields = Object.entries(schema.shape).flatMap(([field, type]) => {
+    const kind = KINDS.get(type);
+    return kind ? [[field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), kind] as const] : [];
+  });
+  return { table, idField: fields[0]![0], idColumn: fields[0]![1], fields: [...fields, ...extra] };
+}
 
 export const TABLES = {
-  companies: { table: 'companies', idColumn: 'id', fields: [['id', 'id', 'int'], str('name', 'name')] },
-  customers: {
-    table: 'customers',
-    idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], str('name', 'name')],
-  },
-  sites: {
-    table: 'sites',
-    idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['customerId', 'customer_id', 'int'], str('name', 'name')],
-  },
-  staff: {
-    table: 'staff',
-    idColumn: 'id',
-    fields: [
-      ['id', 'id', 'int'],
-      ['companyId', 'company_id', 'int'],
-      str('staffId', 'staff_id'),
-      str('firstName', 'first_name'),
-      str('lastName', 'last_name'),
-      str('employeeReferenceNumber', 'employee_reference_number'),
-      str('email', 'email'),
-      str('mobile', 'mobile'),
-      str('subcontractorCompany', 'subcontractor_company'),
-    ],
-  },
-  licenses: {
-    table: 'licenses',
-    idColumn: 'security_license_id',
-    fields: [
-      ['securityLicenseId', 'security_license_id', 'int'],
-      ['employeeId', 'employee_id', 'int'],
-      str('state', 'state'),
-      str('licenseNumber', 'license_number'),
-      str('status', 'status'),
-      ts('expiryDate', 'expiry_date'),
-      ['reminder', 'reminder', 'int'],
-      ['critical', 'critical', 'bool'],
-      str('attachmentLink', 'attachment_link'),
-      str('licenceSector', 'licence_sector'),
-      ['isInvalidLicense', 'is_invalid_license', 'bool'],
-    ],
-  },
-  timesheets: {
-    table: 'timesheets',
-    idColumn: 'timesheet_id',
-    fields: [
-      ['timesheetId', 'timesheet_id', 'int'],
-      ['siteId', 'site_id', 'int'],
-      ['employeeId', 'employee_id', 'int'],
-      str('entryType', 'entry_type'),
-      str('position', 'position'),
-      str('service', 'service'),
-      str('paygroup', 'paygroup'),
-      ts('scheduledStartTime', 'scheduled_start_time'),
-      ts('scheduledEndTime', 'scheduled_end_time'),
-      ts('timeclockStartTime', 'timeclock_start_time'),
-      ts('timeclockBreakStartTime', 'timeclock_break_start_time'),
-      ts('timeclockBreakEndTime', 'timeclock_break_end_time'),
-      ts('timeclockEndTime', 'timeclock_end_time'),
-      ts('payStartTime', 'pay_start_time'),
-      ts('payEndTime', 'pay_end_time'),
-      ts('invoiceStartTime', 'invoice_start_time'),
-      ts('invoiceEndTime', 'invoice_end_time'),
-      ['clockInCoordinates', 'clock_in_coordinates', 'json'],
-      ['clockOutCoordinates', 'clock_out_coordinates', 'json'],
-      ['staffSubmittedTimesheetTimes', 'staff_submitted_timesheet_times', 'json'],
-      ['payBreakTime', 'pay_break_time', 'int'],
-      ['invoiceBreakTime', 'invoice_break_time', 'int'],
-      ['notes', 'notes', 'json'],
-      ['allowances', 'allowances', 'json'],
-      str('status', 'status'),
-      str('approvedBy', 'approved_by'),
-      ts('approvedDateTime', 'approved_date_time'),
-      str('customerApprovalStatus', 'customer_approval_status'),
-      str('customerApprover', 'customer_approver'),
-      ts('customerApprovedDateTime', 'customer_approved_date_time'),
-      ['lock', 'lock', 'bool'],
-      ['scheduleNotes', 'schedule_notes', 'json'],
-    ],
-  },
-  subscribers: {
-    table: 'subscribers',
-    idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['companyId', 'company_id', 'int'], str('name', 'name'), str('signingSecret', 'signing_secret')],
-  },
-  eventFilters: {
-    table: 'event_filters',
-    idColumn: 'id',
-    fields: [['id', 'id', 'int'], ['subscriberId', 'subscriber_id', 'int'], str('event', 'event'), str('eventType', 'event_type')],
-  },
-} as const satisfies Record<string, TableSpec>;
+  companies: tableOf('companies', SECTIONS.companies),
+  customers: tableOf('customers', SECTIONS.customers),
+  sites: tableOf('sites', SECTIONS.sites),
+  staff: tableOf('staff', SECTIONS.staff),
+  licenses: tableOf('licenses', SECTIONS.licenses),
+  timesheets: tableOf('timesheets', SECTIONS.timesheets),
+  subscribers: tableOf('subscribers', SECTIONS.subscribers),
+  eventFilters: tableOf('event_filters', eventFilterSchema, [['subscriberId', 'subscriber_id', 'int']]),
+};
 
 export type Entity = keyof typeof TABLES;
+
+/** What an import does to one record, decided by comparing the new row with the stored one. */
+export type Outcome = 'inserted' | 'updated' | 'unchanged';
+
+export interface PlannedRow {
+  id: number;
+  outcome: Outcome;
+  row: Row;
+  /** The stored row before the import; null for an inserted record. */
+  before: Row | null;
+}
 
 /** Entities in the order they must be written (foreign keys point backwards). */
 export const ENTITIES = Object.keys(TABLES) as Entity[];
 
-/**
- * The row to store for a validated record. A field left out of the file is stored as null:
- * an import states the whole record, it does not patch it.
- */
+/** The row to store for a validated record: a field left out is stored as null (an import states the whole record). */
 export function toRow(spec: TableSpec, record: object): Row {
   const source = record as Record<string, unknown>;
   const row: Row = {};

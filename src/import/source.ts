@@ -1,24 +1,15 @@
-import { scanJsonFile } from './json-file.js';
-import { ElementSpool } from './spool.js';
+import { mkdtemp, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { scanJsonFile, type SourceVisitor } from './json-file.js';
 import { LineFile } from './line-file.js';
-import { SECTIONS, type Section } from './format.js';
+import { isSection, type Section } from './format.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
-/** Told about an import's top level and every element, in the order the source holds them. */
-export interface SourceVisitor {
-  /** The top level is not an object. */
-  notObject(value: unknown): void;
-  /** A top-level key, known or not. */
-  key(key: string): void;
-  /** A section whose value is present but not an array (null counts as absent). */
-  notArray(section: Section, value: unknown): void;
-  element(section: Section, index: number, value: unknown): void;
-}
-
 /**
- * Where an import's records come from. An import reads its source twice: once in whatever
- * order the source lists its sections, to learn every id and reference, then section by
- * section in write order.
+ * Where an import's records come from, read twice: once in the source's own order, to learn every
+ * id and reference, then section by section in write order.
  */
 export interface ImportSource {
   scan(visitor: SourceVisitor): Promise<void>;
@@ -30,68 +21,138 @@ export interface ImportSource {
   close(): Promise<void>;
 }
 
-const isSection = (key: string): key is Section => Object.hasOwn(SECTIONS, key);
-
 /** An import file already parsed into memory (tests, the demo data set). */
 export function memorySource(input: unknown): ImportSource {
+  const sectionOf = (section: Section) => (isPlainObject(input) ? input[section] : undefined);
   return {
     async scan(visitor) {
-      if (!isPlainObject(input)) {
-        visitor.notObject(input);
-        return;
-      }
+      if (!isPlainObject(input)) return visitor.notObject(input);
       for (const key of Object.keys(input)) {
         visitor.key(key);
-        if (!isSection(key)) continue;
-        const value = input[key];
-        if (value === undefined || value === null) continue;
-        if (!Array.isArray(value)) visitor.notArray(key, value);
-        else value.forEach((element: unknown, index) => visitor.element(key, index, element));
+        const value = isSection(key) ? sectionOf(key) : null;
+        if (Array.isArray(value)) value.forEach((element: unknown, index) => visitor.element(key as Section, index, element));
+        else if (value !== undefined && value !== null) visitor.notArray(key as Section, value);
       }
     },
     async elements(section, each) {
-      const value = isPlainObject(input) ? input[section] : undefined;
-      if (!Array.isArray(value)) return;
-      for (let index = 0; index < value.length; index++) await each(value[index], index);
+      const value = sectionOf(section);
+      if (Array.isArray(value)) for (let index = 0; index < value.length; index++) await each(value[index], index);
     },
     async close() {},
   };
 }
 
-/** A file named so is line-delimited (line-file.ts), one record a line. */
-export const LINE_FILE = /\.(ndjson|jsonl)$/i;
-
 /**
- * An import file read from disk a buffer at a time: a line-delimited one (LINE_FILE) by
- * line-file.ts, any other by json-file.ts; a syntax error throws
- * JsonSyntaxError, a bound exceeded or invalid text JsonRefusedError. The file is parsed once:
- * the first reading keeps every element of a section in a temporary spool (spool.ts), which the
- * second reading takes them back from. `close` frees the spool.
+ * An import file read from disk a buffer at a time: a line-delimited one (`.ndjson`, `.jsonl`)
+ * by line-file.ts, any other by json-file.ts. A syntax error throws JsonSyntaxError, a bound
+ * exceeded or invalid text JsonRefusedError. `close` frees what the readings hold.
  */
 export function fileSource(path: string): ImportSource {
-  if (LINE_FILE.test(path)) return new LineFile(path);
-  const spool = new ElementSpool();
-  return {
-    async scan(visitor) {
-      let index = 0;
-      await scanJsonFile(path, {
-        root: (value) => visitor.notObject(value),
-        member(key) {
-          visitor.key(key);
-          index = 0;
-          // An unknown key is reported as such; its value is stepped over, not parsed.
-          return isSection(key) ? 'elements' : 'skip';
-        },
-        element(key, value) {
-          visitor.element(key as Section, index++, value);
-          return spool.add(key as Section, value);
-        },
-        value(key, value) {
-          if (value !== null) visitor.notArray(key as Section, value);
-        },
-      });
-    },
-    elements: (section, each) => spool.read(section, each),
-    close: () => spool.close(),
-  };
+  return /\.(ndjson|jsonl)$/i.test(path) ? new LineFile(path) : new SpooledJsonFile(path);
+}
+
+/**
+ * Lines gathered before one write: enough to make the system calls few, few enough that the
+ * lines die young (a megabyte of them outlived the young generation and cost full collections).
+ */
+const WRITE_CHARS = 64 * 1024;
+const READ_SIZE = 256 * 1024;
+
+/** The spool's files could not be made or written (a missing or full temporary folder). */
+export class SpoolError extends Error {
+  override name = 'SpoolError';
+
+  constructor(folder: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    super(`cannot write its temporary files in ${folder}${code ? ` (${code})` : `: ${cause instanceof Error ? cause.message : String(cause)}`}`, { cause });
+  }
+}
+
+const spoolFailed = (error: unknown): never => {
+  throw new SpoolError(tmpdir(), error);
+};
+
+type SectionFile = { handle: FileHandle; pending: string[]; pendingChars: number };
+
+/**
+ * A JSON import file whose first reading keeps each element as a JSON line in a temporary file
+ * per section, which the second reading takes back with JSON.parse instead of parsing the file
+ * again. Each such file's name is removed once it is open: nothing is left in the temporary
+ * folder whichever way the process ends.
+ */
+class SpooledJsonFile implements ImportSource {
+  private readonly files = new Map<Section, SectionFile>();
+  /** Folders whose file name could not be removed while open (not so on POSIX systems). */
+  private readonly leftovers: string[] = [];
+
+  constructor(private readonly path: string) {}
+
+  scan(visitor: SourceVisitor): Promise<void> {
+    return scanJsonFile(this.path, visitor, (section, value) => this.add(section, value));
+  }
+
+  /** Keeps one element; waits only when lines are written. */
+  private add(section: Section, value: unknown): void | Promise<void> {
+    const line = JSON.stringify(value);
+    const file = this.files.get(section);
+    if (!file) return this.openWith(section, line);
+    file.pending.push(line);
+    file.pendingChars += line.length + 1;
+    if (file.pendingChars >= WRITE_CHARS) return this.flush(file);
+  }
+
+  async elements(section: Section, each: (value: unknown, index: number) => void | Promise<void>): Promise<void> {
+    const file = this.files.get(section);
+    if (!file) return;
+    await this.flush(file);
+    const buffer = Buffer.allocUnsafe(READ_SIZE);
+    const decoder = new StringDecoder('utf8');
+    let position = 0;
+    let carry = '';
+    let index = 0;
+    for (;;) {
+      const { bytesRead } = await file.handle.read(buffer, 0, READ_SIZE, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const text = carry + decoder.write(buffer.subarray(0, bytesRead));
+      let start = 0;
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+        // Lines written from values the reader had already bounded and checked: JSON.parse is enough.
+        const taken = each(JSON.parse(text.slice(start, end)), index++);
+        if (taken) await taken;
+        start = end + 1;
+      }
+      carry = text.slice(start);
+    }
+  }
+
+  /** Frees the files; safe to call more than once. */
+  async close(): Promise<void> {
+    const files = [...this.files.values()];
+    this.files.clear();
+    await Promise.all(files.map((file) => file.handle.close()));
+    await Promise.all(this.leftovers.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+
+  private async openWith(section: Section, line: string): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'shiftgate-import-')).catch(spoolFailed);
+    this.leftovers.push(dir);
+    const path = join(dir, `${section}.jsonl`);
+    this.files.set(section, { handle: await open(path, 'w+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
+    try {
+      await unlink(path);
+      await rmdir(dir);
+      this.leftovers.splice(this.leftovers.indexOf(dir), 1);
+    } catch {
+      // Removed by close() instead.
+    }
+  }
+
+  private async flush(file: SectionFile): Promise<void> {
+    if (file.pending.length === 0) return;
+    const text = `${file.pending.join('\n')}\n`;
+    file.pending = [];
+    file.pendingChars = 0;
+    await file.handle.write(text).catch(spoolFailed);
+  }
 }

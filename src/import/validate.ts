@@ -1,47 +1,93 @@
 import type { Tx } from '../shared/db/knex.js';
-import { companyChecks, type CompanyChecks } from './company-consistency.js';
-import { checkEventPair } from './event-pair.js';
-import { eventFiltersOfSubscribers, existingIds, loadRows } from '../repositories/import-tables.js';
-import type { ReferenceTarget, Section } from './format.js';
-import type { FileFacts } from './parse.js';
+import { eventFiltersOfSubscribers, loadRows, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
+import { catalogProblem } from '../webhooks/catalog.js';
+import { REFERENCES, type ReferenceTarget, type Section } from './format.js';
+import type { FileFacts, ParentKind } from './parse.js';
 import { formatPath, type Problems } from './problems.js';
 import { TABLES } from './rows.js';
 
-const NOUN: Record<ReferenceTarget, string> = { companies: 'company', customers: 'customer', sites: 'site', staff: 'employee' };
+const TARGET_NOUN: Record<ReferenceTarget, string> = { companies: 'company', customers: 'customer', sites: 'site', staff: 'employee' };
+const OWNED_NOUN: Record<OwnedKind, string> = { customers: 'customer', staff: 'staff', subscribers: 'subscriber', sites: 'site', licenses: 'license', timesheets: 'timesheet' };
+const PARENT_COLUMN: Record<ParentKind, string> = { staff: 'company_id', sites: 'customer_id', customers: 'company_id' };
 
-/** Which of the ids the file does not declare itself the database holds, per target. */
+/** One valid record of a chunk: where it is in the file and its company once imported. */
+export type OwnedRecord = { index: number; id: number; company: number | undefined };
+
+/** The checks of single records that the second reading makes with what validateAgainstDatabase loaded. */
+export interface ElementChecks {
+  /** Whether a reference resolves: the file declares the id (even in an invalid element) or the database holds it. */
+  reference(section: Section, index: number, field: string, target: ReferenceTarget, id: number): void;
+  /** The company a valid record of the file belongs to once imported; undefined for a company or when unknown. */
+  companyOf(section: Section, record: Record<string, unknown>): number | undefined;
+  /** Reports a timesheet whose site and employee are of different companies (after the import). */
+  timesheetCompany(index: number, employeeId: number, siteId: number): void;
+  /** Reports each record of a chunk whose stored company differs from the one the file gives it. */
+  storedCompany(section: Section, records: readonly OwnedRecord[]): Promise<void>;
+}
+
+/** Which of the ids the file names but does not declare the database holds, per target. */
 async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<ReferenceTarget, Set<number>>> {
-  const elsewhere: Record<ReferenceTarget, Set<number>> = { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() };
-  for (const ref of facts.references) if (!facts.ids[ref.target].has(ref.id)) elsewhere[ref.target].add(ref.id);
-  for (const target of Object.keys(elsewhere) as ReferenceTarget[]) {
-    for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere[target].add(id);
-  }
   const stored = {} as Record<ReferenceTarget, Set<number>>;
-  for (const target of Object.keys(elsewhere) as ReferenceTarget[]) {
-    stored[target] = await existingIds(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere[target]);
+  for (const target of Object.keys(TARGET_NOUN) as ReferenceTarget[]) {
+    const elsewhere = new Set<number>();
+    for (const ref of facts.references) if (ref.target === target && !facts.ids[target].has(ref.id)) elsewhere.add(ref.id);
+    for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere.add(id);
+    stored[target] = new Set((await loadRows(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere)).keys());
   }
   return stored;
 }
 
-/** Whether a reference resolves: the file declares the id (even in an invalid element) or the database holds it. */
-export type ReferenceCheck = (section: Section, index: number, field: string, target: ReferenceTarget, id: number) => void;
+/**
+ * Every record but a company belongs to one company, named by its first reference or through it.
+ * Reads are scoped by company, so a stored record keeps its own (moving it would hand it, and all
+ * that hangs from it, to another tenant), and a timesheet's site and employee are of one company.
+ * Both are judged after the import: the file's record where it has one, the stored one otherwise.
+ */
+async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Promise<Omit<ElementChecks, 'reference'>> {
+  const stored: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
+  // An element the file declares but whose parent is unknown (invalid) does not fall back to the stored one.
+  const parent = (kind: ParentKind, id: number | undefined) =>
+    id === undefined ? undefined : facts.ids[kind].has(id) ? facts.parents[kind].get(id) : stored[kind].get(id);
+  const load = async (kind: ParentKind, ids: Iterable<number | undefined>) => {
+    const wanted = [...ids].filter((id): id is number => id !== undefined && !facts.ids[kind].has(id));
+    for (const [id, row] of await loadRows(trx, kind, 'id', wanted)) stored[kind].set(id, Number(row[PARENT_COLUMN[kind]]));
+  };
+  const siteCompany = (siteId: number | undefined) => parent('customers', parent('sites', siteId));
+  await load('staff', facts.laterReferences.staff);
+  await load('sites', facts.laterReferences.sites);
+  await load('customers', [...facts.parents.sites.values(), ...[...facts.laterReferences.sites].map((id) => parent('sites', id))]);
 
-function referenceCheck(facts: FileFacts, stored: Record<ReferenceTarget, Set<number>>, problems: Problems): ReferenceCheck {
-  return (section, index, field, target, id) => {
-    if (facts.ids[target].has(id) || stored[target].has(id)) return;
-    problems.add([section, index, field], `${NOUN[target]} ${id} does not exist`);
+  return {
+    companyOf(section, record) {
+      if (section === 'companies') return undefined;
+      const owner = record[REFERENCES[section][0]!.field] as number;
+      if (section === 'sites') return parent('customers', owner);
+      if (section === 'licenses') return parent('staff', owner);
+      return section === 'timesheets' ? siteCompany(owner) : owner;
+    },
+    timesheetCompany(index, employeeId, siteId) {
+      const staffCompany = parent('staff', employeeId);
+      const company = siteCompany(siteId);
+      if (staffCompany === undefined || company === undefined || staffCompany === company) return;
+      problems.add(['timesheets', index, 'employeeId'], `staff ${employeeId} belongs to company ${staffCompany}, but site ${siteId} belongs to company ${company}`);
+    },
+    async storedCompany(section, records) {
+      if (section === 'companies') return;
+      // Ids above every stored one are new records: the common case of a large file needs no read.
+      const ceiling = await storedCeiling(trx, TABLES[section].table, TABLES[section].idColumn);
+      const known = records.filter((r) => r.company !== undefined && r.id <= ceiling);
+      if (known.length === 0) return;
+      const before = await storedCompanies(trx, section, known.map((r) => r.id));
+      for (const { index, id, company } of known) {
+        const was = before.get(id);
+        if (was === undefined || was === company) continue;
+        problems.add([section, index, REFERENCES[section][0]!.field], `${OWNED_NOUN[section]} ${id} belongs to company ${was} and cannot move to company ${company}`);
+      }
+    },
   };
 }
 
 const pairKey = (subscriberId: number, event: string, eventType: string) => JSON.stringify([subscriberId, event, eventType]);
-
-async function storedFiltersOf(trx: Tx, subscriberIds: Set<number>) {
-  const byPair = new Map<string, number>();
-  for (const filter of await eventFiltersOfSubscribers(trx, subscriberIds)) {
-    byPair.set(pairKey(filter.subscriberId, filter.event, filter.eventType), filter.id);
-  }
-  return byPair;
-}
 
 /**
  * Event filter ids are global, so one stored under another subscriber cannot be taken over;
@@ -50,12 +96,15 @@ async function storedFiltersOf(trx: Tx, subscriberIds: Set<number>) {
 async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems): Promise<void> {
   const owners = await loadRows(trx, 'event_filters', 'id', facts.eventFilterIds.keys());
   const subscriberIds = new Set(facts.eventFilters.flatMap((f) => (f.subscriberId === null ? [] : [f.subscriberId])));
-  const storedPairs = await storedFiltersOf(trx, subscriberIds);
+  const storedPairs = new Map<string, number>();
+  for (const filter of await eventFiltersOfSubscribers(trx, subscriberIds)) {
+    storedPairs.set(pairKey(filter.subscriberId, filter.event, filter.eventType), filter.id);
+  }
   const seen = new Map<string, (typeof facts.eventFilters)[number]>();
   for (const filter of facts.eventFilters) {
     const { path, id, subscriberId, event, eventType } = filter;
     if (event !== null && eventType !== null) {
-      const reason = checkEventPair(event, eventType);
+      const reason = event.trim() === '' ? 'event must not be blank' : eventType.trim() === '' ? 'eventType must not be blank' : catalogProblem(event, eventType);
       if (reason !== null) problems.add(path, reason);
     }
     const owner = id === null ? undefined : owners.get(id)?.subscriber_id;
@@ -78,11 +127,6 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   }
 }
 
-/** The checks of single records that the second reading makes with what was loaded here. */
-export interface ElementChecks extends CompanyChecks {
-  reference: ReferenceCheck;
-}
-
 /**
  * The checks that need the database, made before anything is written: references of the
  * sections checked first, and event filter ownership and uniqueness. What the per-record checks
@@ -90,7 +134,10 @@ export interface ElementChecks extends CompanyChecks {
  * and handed back.
  */
 export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems): Promise<ElementChecks> {
-  const reference = referenceCheck(facts, await storedTargets(trx, facts), problems);
+  const stored = await storedTargets(trx, facts);
+  const reference: ElementChecks['reference'] = (section, index, field, target, id) => {
+    if (!facts.ids[target].has(id) && !stored[target].has(id)) problems.add([section, index, field], `${TARGET_NOUN[target]} ${id} does not exist`);
+  };
   for (const ref of facts.references) reference(ref.section, ref.index, ref.field, ref.target, ref.id);
   const companies = await companyChecks(trx, facts, problems);
   await checkEventFilters(trx, facts, problems);

@@ -1,14 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { pooledSqliteConnection, type Db, type Tx } from '../shared/db/knex.js';
+import { isPostgres, pooledSqliteConnection, type Db, type Tx } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
-import { isPostgres } from '../shared/db/knex.js';
 import { timesheetCompanies } from './timesheets.js';
 
-/**
- * The import's reads and writes. An import works on whole tables by id (companies … event
- * filters, named by the import's table specs in src/import/rows.ts), inside one transaction, a
- * few hundred ids per statement, never one statement per row.
- */
+/** The import's reads and writes, by id (tables named in src/import/rows.ts), a few hundred ids per statement. */
 
 export type Row = Record<string, unknown>;
 
@@ -17,60 +12,38 @@ const MAX_PARAMETERS = 30_000;
 // PostgreSQL rows per multi-row insert.
 const MAX_ROWS_PER_INSERT = 250;
 
-/** Runs one `IN (…)` read of `columns` per chunk of ids. */
-async function selectByIds(trx: Tx, table: string, columns: string, column: string, ids: Iterable<number>, each: (row: Row) => void): Promise<void> {
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx(table).select(columns).whereIn(column, part)) as Row[];
-    for (const row of rows) each(row);
-  }
+/** The `columns` of the rows whose `column` is one of `ids`, one `IN (…)` read per chunk of ids. */
+async function rowsByIds(trx: Tx, table: string, columns: string | string[], column: string, ids: Iterable<number>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) rows.push(...((await trx(table).select(columns).whereIn(column, part)) as Row[]));
+  return rows;
 }
 
 /** Stored rows for the given ids, keyed by id. */
 export async function loadRows(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Map<number, Row>> {
-  const found = new Map<number, Row>();
-  await selectByIds(trx, table, '*', column, ids, (row) => found.set(Number(row[column]), row));
-  return found;
+  return new Map((await rowsByIds(trx, table, '*', column, ids)).map((row) => [Number(row[column]), row]));
 }
 
-/** The largest id stored in the table; 0 when it is empty. */
-export async function largestId(trx: Tx, table: string, column: string): Promise<number> {
-  const row = (await trx(table).max({ largest: column }).first()) as { largest: number | null } | undefined;
-  return Number(row?.largest ?? 0);
-}
+const ceilings = new WeakMap<Tx, Map<string, number>>();
 
-/** Which of the ids exist in the table. */
-export async function existingIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Set<number>> {
-  const found = new Set<number>();
-  await selectByIds(trx, table, column, column, ids, (row) => found.add(Number(row[column])));
-  return found;
-}
-
-/** The stored parent id (`parentColumn`) of each of these ids of `table`. */
-export async function parentIds(trx: Tx, table: string, parentColumn: string, ids: Iterable<number>): Promise<Map<number, number>> {
-  const parents = new Map<number, number>();
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
-    const rows = (await trx(table).select('id', parentColumn).whereIn('id', part)) as Row[];
-    for (const row of rows) parents.set(Number(row.id), Number(row[parentColumn]));
+/**
+ * The largest id stored in the table (0 when empty) when the transaction first asked: a record of
+ * an import whose id is above it is new (an id repeated in the file is a problem, and then
+ * nothing is written), so a chunk of new records needs no read.
+ */
+export async function storedCeiling(trx: Tx, table: string, column: string): Promise<number> {
+  let known = ceilings.get(trx);
+  if (!known) ceilings.set(trx, (known = new Map()));
+  let ceiling = known.get(table);
+  if (ceiling === undefined) {
+    const row = (await trx(table).max({ largest: column }).first()) as { largest: number | null } | undefined;
+    known.set(table, (ceiling = Number(row?.largest ?? 0)));
   }
-  return parents;
+  return ceiling;
 }
 
 /** The kinds of record that belong to a company, directly or through their parents. */
 export type OwnedKind = 'customers' | 'sites' | 'staff' | 'licenses' | 'timesheets' | 'subscribers';
-
-function companyQuery(trx: Tx, kind: Exclude<OwnedKind, 'timesheets'>) {
-  switch (kind) {
-    case 'sites':
-      return { query: trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id'), id: 's.id' };
-    case 'licenses':
-      return {
-        query: trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id'),
-        id: 'l.security_license_id',
-      };
-    default:
-      return { query: trx(kind).select('id', 'company_id'), id: 'id' };
-  }
-}
 
 /** The company each of these stored records belongs to, through its parents; unknown ids are left out. */
 export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<number>): Promise<Map<number, number>> {
@@ -78,68 +51,43 @@ export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<nu
   if (kind === 'timesheets') return timesheetCompanies(trx, unique);
   const companies = new Map<number, number>();
   for (const part of chunk(unique, ID_CHUNK)) {
-    const { query, id } = companyQuery(trx, kind);
-    const rows = (await query.whereIn(id, part)) as Row[];
-    for (const row of rows) companies.set(Number(row.id), Number(row.company_id));
+    const query =
+      kind === 'sites'
+        ? trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id').whereIn('s.id', part)
+        : kind === 'licenses'
+          ? trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id').whereIn('l.security_license_id', part)
+          : trx(kind).select('id', 'company_id').whereIn('id', part);
+    for (const row of (await query) as Row[]) companies.set(Number(row.id), Number(row.company_id));
   }
   return companies;
 }
 
 /** The stored event filters of these subscribers. */
-export async function eventFiltersOfSubscribers(
-  trx: Tx,
-  subscriberIds: Iterable<number>,
-): Promise<{ id: number; subscriberId: number; event: string; eventType: string }[]> {
-  const filters = [];
-  for (const part of chunk([...new Set(subscriberIds)], ID_CHUNK)) {
-    const rows = (await trx('event_filters').whereIn('subscriber_id', part)) as Row[];
-    for (const row of rows) {
-      filters.push({ id: Number(row.id), subscriberId: Number(row.subscriber_id), event: String(row.event), eventType: String(row.event_type) });
-    }
-  }
-  return filters;
+export async function eventFiltersOfSubscribers(trx: Tx, subscriberIds: Iterable<number>) {
+  return (await rowsByIds(trx, 'event_filters', '*', 'subscriber_id', subscriberIds)).map((row) => ({
+    id: Number(row.id),
+    subscriberId: Number(row.subscriber_id),
+    event: String(row.event),
+    eventType: String(row.event_type),
+  }));
 }
 
-/**
- * Moves these event filters onto a pair no real filter can have, so that two stored filters of
- * one subscriber can swap pairs in one import without tripping the (subscriber, event,
- * eventType) unique index halfway.
- */
+/** Moves these event filters onto a pair no real filter can have, out of the way of the (subscriber, event, eventType) unique index. */
 export async function parkEventFilters(trx: Tx, ids: readonly number[]): Promise<void> {
-  for (const part of chunk(ids, ID_CHUNK)) {
-    await trx('event_filters')
-      .whereIn('id', part)
-      .update({ event: trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']) });
-  }
+  const parked = trx.raw(`? || CAST(id AS TEXT)`, ['\u001fshiftgate-import:']);
+  for (const part of chunk(ids, ID_CHUNK)) await trx('event_filters').whereIn('id', part).update({ event: parked });
 }
 
 /**
  * Gives the transaction's SQLite connection a page cache of `kib` KiB until the returned
- * function is called, which puts the previous size back (the connection is the pool's, and the
- * setting outlives the transaction). Nothing happens on PostgreSQL.
+ * function is called, which puts the previous size back (the setting outlives the transaction).
+ * Nothing happens on PostgreSQL.
  */
 export async function widenPageCache(trx: Tx, kib: number): Promise<() => Promise<void>> {
-  const previous = await pageCacheSetting(trx);
-  if (previous === null) return async () => {};
+  if (isPostgres(trx)) return async () => {};
+  const [{ cache_size: previous }] = (await trx.raw('PRAGMA cache_size')) as [{ cache_size: number }];
   await trx.raw(`PRAGMA cache_size = ${-Math.floor(kib)}`);
-  return async () => {
-    await trx.raw(`PRAGMA cache_size = ${previous}`);
-  };
-}
-
-/** SQLite's `cache_size` (negative: KiB; positive: pages); null on PostgreSQL. */
-async function pageCacheSetting(trx: Tx): Promise<number | null> {
-  if (isPostgres(trx)) return null;
-  const [row] = (await trx.raw('PRAGMA cache_size')) as Row[];
-  return Number(row?.cache_size);
-}
-
-/** The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL). */
-export async function pageCacheKib(trx: Tx): Promise<number | null> {
-  const pages = await pageCacheSetting(trx);
-  if (pages === null) return null;
-  const [row] = (await trx.raw('PRAGMA page_size')) as Row[];
-  return pages < 0 ? -pages : (pages * Number(row?.page_size)) / 1024;
+  return async () => void (await trx.raw(`PRAGMA cache_size = ${previous}`));
 }
 
 /** Transactions whose writes run as statements prepared on their SQLite connection (writeDirectly). */
@@ -164,14 +112,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * writes run directly (writeDirectly), which costs SQLite less than the upsert; otherwise a
  * bounded number of rows goes into each upsert.
  */
-export async function upsertRows(
-  trx: Tx,
-  table: string,
-  idColumn: string,
-  rows: readonly Row[],
-  columnsPerRow: number,
-  stored: readonly boolean[],
-): Promise<void> {
+export async function upsertRows(trx: Tx, table: string, idColumn: string, rows: readonly Row[], columnsPerRow: number, stored: readonly boolean[]): Promise<void> {
   if (rows.length === 0) return;
   const connection = directConnections.get(trx);
   if (connection?.inTransaction) {
@@ -190,7 +131,5 @@ export async function upsertRows(
     return;
   }
   const perStatement = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columnsPerRow));
-  for (const part of chunk(rows, perStatement)) {
-    await trx(table).insert(part).onConflict(idColumn).merge();
-  }
+  for (const part of chunk(rows, perStatement)) await trx(table).insert(part).onConflict(idColumn).merge();
 }

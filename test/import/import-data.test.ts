@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IMPORT_PAGE_CACHE_KIB, importData, importScanned, ImportValidationError, scanImport, type ImportChanges, type ImportProgress } from '../../src/import/import-data.js';
-import { pageCacheKib, upsertRows, writeDirectly } from '../../src/repositories/import-tables.js';
+import { upsertRows, writeDirectly } from '../../src/repositories/import-tables.js';
+import type { Tx } from '../../src/shared/db/knex.js';
 import { memorySource } from '../../src/import/source.js';
 import type { Section } from '../../src/import/format.js';
 import { fullFile, SECRET_A, snapshot, tempDatabase, type TempDatabase } from './support.js';
@@ -271,6 +272,13 @@ describe('the onProgress hook', () => {
 describe('the page cache of an import on SQLite', () => {
   it('is widened while the import runs and handed back when it ends, committed or not', async () => {
     const sqlite = testBackend() === 'sqlite';
+    // The page cache of the transaction's SQLite connection, in KiB (null on PostgreSQL).
+    const pageCacheKib = async (trx: Tx): Promise<number | null> => {
+      if (!sqlite) return null;
+      const [{ cache_size: pages }] = (await trx.raw('PRAGMA cache_size')) as [{ cache_size: number }];
+      const [{ page_size: size }] = (await trx.raw('PRAGMA page_size')) as [{ page_size: number }];
+      return pages < 0 ? -pages : (pages * size) / 1024;
+    };
     const during: (number | null)[] = [];
     const outside = () => t.db.transaction((trx) => pageCacheKib(trx));
     const before = await outside();
