@@ -3,8 +3,7 @@ import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { withStatements, type Statements } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './keyset-page.js';
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
+import type { EventRow } from './webhook-events.js';
 
 export interface DeliveryRecord {
   deliveryId: number;
@@ -12,7 +11,7 @@ export interface DeliveryRecord {
   webhookId: string;
   event: string;
   eventType: string;
-  state: DeliveryState;
+  state: 'pending' | 'delivered' | 'failed' | 'cancelled';
   attemptCount: number;
   nextAttemptAt: string | null;
   createdDateTime: string;
@@ -33,7 +32,7 @@ function toDelivery(row: Record<string, unknown>): DeliveryRecord {
     webhookId: String(row.webhook_id),
     event: String(row.event),
     eventType: String(row.event_type),
-    state: String(row.state) as DeliveryState,
+    state: String(row.state) as DeliveryRecord['state'],
     attemptCount: Number(row.attempt_count),
     nextAttemptAt: row.state === 'pending' ? ((row.next_attempt_at as string | null) ?? null) : null,
     createdDateTime: String(row.created_at),
@@ -47,11 +46,7 @@ function selectDeliveries(db: Db) {
     .select('d.*', 'e.event', 'e.event_type');
 }
 
-/**
- * A keyset page of one subscription's deliveries, newest first. "Forward" walks towards older
- * deliveries, so the key comparisons are the reverse of an ascending list. The caller has
- * already checked that the subscription is in scope.
- */
+/** A keyset page of one subscription's deliveries, newest first; the caller has checked that the subscription is in scope. */
 export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetPage): Promise<DeliveryRecord[]> {
   const query = selectDeliveries(db).where('d.subscription_id', subscriptionId);
   applyKeysetPage(query, 'd.id', page, 'desc');
@@ -133,19 +128,12 @@ export async function insertPendingDeliveries(
 }
 
 /** A leased delivery with everything its send needs: the event, the subscription and its signing secrets. */
-export interface LeasedDelivery {
+export interface LeasedDelivery extends EventRow {
   id: number;
   webhook_id: string;
   attempt_count: number;
   next_attempt_at: string | null;
   lease_owner: string;
-  event_id: number;
-  event: string;
-  event_type: string;
-  company_id: number;
-  record_id: number;
-  occurred_at: string;
-  payload: string | null;
   subscription_id: number;
   uri: string;
   is_active: unknown;

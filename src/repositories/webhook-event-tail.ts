@@ -1,15 +1,5 @@
 import { isPostgres, type Db } from '../shared/db/knex.js';
-
-/** The columns of an event row the live relay needs. */
-export interface EventRow {
-  id: number;
-  event: string;
-  event_type: string;
-  company_id: number;
-  record_id: number;
-  occurred_at: string;
-  payload: string | null;
-}
+import type { EventRow } from './webhook-events.js';
 
 /**
  * A reader that follows the events table as transactions commit. Each committed row is returned
@@ -30,11 +20,9 @@ export function eventTailFor(db: Db): EventTail {
   return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
 }
 
-const COLUMNS = ['id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload'] as const;
-
 function eventRow(row: Record<string, unknown>): EventRow {
   return {
-    id: Number(row.id),
+    event_id: Number(row.id),
     event: String(row.event),
     event_type: String(row.event_type),
     company_id: Number(row.company_id),
@@ -68,18 +56,16 @@ export class IdTail implements EventTail {
       .where('id', '>', this.lastId ?? 0)
       .orderBy('id')
       .limit(limit)
-      .select(COLUMNS)) as Record<string, unknown>[];
+      .select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as Record<string, unknown>[];
     const events = rows.map(eventRow);
-    const last = events.at(-1);
-    if (last) this.lastId = last.id;
+    this.lastId = events.at(-1)?.event_id ?? this.lastId;
     return events;
   }
 }
 
 /**
  * Past this many transactions read above the floor (while an old transaction holds the floor
- * back), rows of further transactions wait until the floor moves: the position stays bounded and
- * nothing is lost, only delayed.
+ * back), rows of further transactions wait until the floor moves: bounded, only delayed.
  */
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
@@ -93,11 +79,10 @@ const MAX_TRACKED_TRANSACTIONS = 10_000;
  *   below it had finished then, and all of its rows were returned; rows below are never looked at.
  * - for each transaction at or above the floor already read from: the highest id returned.
  *
- * A read returns, in id order, every row visible in its snapshot (committed) at or above the
- * floor and beyond its transaction's highest returned id. A transaction's rows become visible all
- * at once, when it commits, so a committed row is returned by the first read after its commit,
- * whatever the ids of others, and only once. Unlike waiting for the floor to pass a transaction,
- * events are not held back behind a long transaction (an import) still running.
+ * A read returns, in id order, every row visible in its snapshot at or above the floor and beyond
+ * its transaction's highest returned id. A transaction's rows become visible all at once, when it
+ * commits, so each is returned by the first read after its commit, once, and events are not held
+ * back behind a long transaction (an import) still running.
  */
 export class SnapshotTail implements EventTail {
   private floor: bigint | null = null;
@@ -114,13 +99,12 @@ export class SnapshotTail implements EventTail {
 
   async skipToNow(): Promise<void> {
     // One statement, so the xmin and the rows come from the same snapshot.
-    const result = await this.db.raw<{ rows: { xmin: string; xact: string | null; max_id: number | null }[] }>(
+    const { rows } = await this.db.raw<{ rows: { xmin: string; xact: string | null; max_id: number | null }[] }>(
       `select s.xmin::text as xmin, w.xact_id::text as xact, max(w.id) as max_id
          from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) s
          left join webhook_events w on w.xact_id >= s.xmin
         group by s.xmin, w.xact_id`,
     );
-    const rows = result.rows;
     this.transactions.clear();
     for (const row of rows) if (row.xact !== null) this.transactions.set(row.xact, Number(row.max_id));
     this.floor = BigInt(rows[0]?.xmin ?? '0');
@@ -129,7 +113,7 @@ export class SnapshotTail implements EventTail {
   async read(limit: number): Promise<EventRow[]> {
     if (this.floor === null) await this.skipToNow();
     const xacts = [...this.transactions.keys()];
-    const ids = xacts.map((x) => this.transactions.get(x) ?? 0);
+    const ids = [...this.transactions.values()];
     const admitNew = this.transactions.size < this.maxTracked;
     const result = await this.db.raw<{ rows: (Record<string, unknown> & { snapshot_xmin: string; xact: string | null })[] }>(
       `select s.xmin::text as snapshot_xmin, e.*

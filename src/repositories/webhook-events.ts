@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
-import { withStatements, type Statements } from '../shared/db/statements.js';
+import { withStatements } from '../shared/db/statements.js';
 
 /** Keys per statement: well under both backends' parameter limits. */
 const KEYS_PER_STATEMENT = 500;
@@ -69,23 +69,20 @@ const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
  * statements (no query built per call): the dispatcher stores one body per event it sends.
  */
 export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
-  return withStatements(db, { transaction: false }, (sql) => storeOnce(sql, eventId, body));
+  return withStatements(db, { transaction: false }, async (sql) => {
+    if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
+    const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
+    return (row?.payload as string | null | undefined) ?? body;
+  });
 }
 
-/** Stores `body` unless the event has one already; the body the event keeps. */
-async function storeOnce(sql: Statements, eventId: number, body: string): Promise<string> {
-  if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;
-  const [row] = await sql.all(STORED_PAYLOAD, [eventId]);
-  return (row?.payload as string | null | undefined) ?? body;
-}
-
-/** An event whose body is not stored yet: what rendering it needs. */
-export interface UnrenderedEvent {
-  eventId: number;
+/** An event as its body is rendered from, with the body once stored (read by the dispatcher and the live tail alike). */
+export interface EventRow {
+  event_id: number;
   event: string;
-  eventType: string;
-  companyId: number;
-  recordId: number;
-  occurredAt: string;
+  event_type: string;
+  company_id: number;
+  record_id: number;
+  occurred_at: string;
+  payload: string | null;
 }
-

@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { connect as netConnect, type LookupFunction } from 'node:net';
+import { connect as netConnect, isIP, type LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { buildConnector, Pool, type Dispatcher } from 'undici';
+import { setBounded } from '../shared/bounded-map.js';
 import type { AddressGuard } from './address-guard.js';
-import { readTarget, type SendTarget, type SendTargets } from './send-targets.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -14,13 +15,13 @@ export interface SendOutcome {
 }
 
 /** The most of any response body ever read; shiftgate needs only the status and a short excerpt. */
-export const READ_LIMIT_BYTES = 4096;
+const READ_LIMIT_BYTES = 4096;
 /** The most an answer's header section may take. */
 const HEAD_LIMIT_BYTES = 16 * 1024;
 /**
  * Sends that may wait for a connection to one origin; one more is refused at once. The dispatcher
- * never has more sends in flight to one host than the origin has connections, so nothing waits in
- * its use; the cap only bounds what another caller could pile up.
+ * never has more sends in flight to one host than the origin has connections, so this only bounds
+ * what another caller could pile up.
  */
 export const MAX_WAITING_PER_ORIGIN = 1000;
 /** TCP keep-alive probes on an idle socket start after this long (node's agents use the same). */
@@ -28,6 +29,60 @@ const TCP_KEEPALIVE_MS = 1000;
 /** A receiver's announced idle time-out is cut by this much, so the connection is closed here before the receiver closes it under a new request. */
 const IDLE_HINT_MARGIN_MS = 1000;
 const EXCERPT_CHARS = 200;
+
+/** Where one delivery URI sends to: its origin (scheme, host and port in lower case, as connections are pooled) and node's reading of it. */
+export interface SendTarget {
+  https: boolean;
+  origin: string;
+  request: Readonly<ReturnType<typeof urlToHttpOptions>>;
+}
+
+/** Why nothing is sent to a URI at all: a malformed one, another scheme, or a literal address the guard refuses. */
+export type RefusedTarget = { refused: string };
+
+/**
+ * Reads a delivery URI the way every send of it would. A literal address is checked here (node
+ * connects to one without calling `lookup`); names are checked on every connection instead.
+ */
+export function readTarget(uri: string, guard: AddressGuard): SendTarget | RefusedTarget {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return { refused: 'invalid uri' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refused: 'only http and https are allowed' };
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const problem = isIP(host) !== 0 ? guard.problem(host) : null;
+  if (problem) return { refused: `refused: ${problem}` };
+  return { https: url.protocol === 'https:', origin: `${url.protocol}//${url.host.toLowerCase()}`, request: Object.freeze(urlToHttpOptions(url)) };
+}
+
+/**
+ * The targets of the URIs sent to lately, each read once instead of on every send: a reading
+ * depends only on the URI and the guard's ranges, which never change for one guard. Beyond
+ * `capacity` URIs the least recently used one is forgotten.
+ */
+export class SendTargets {
+  private readonly known = new Map<string, SendTarget | RefusedTarget>();
+
+  constructor(
+    readonly guard: AddressGuard,
+    private readonly capacity = 1000,
+  ) {}
+
+  get size(): number {
+    return this.known.size;
+  }
+
+  targetOf(uri: string): SendTarget | RefusedTarget {
+    const target = this.known.get(uri) ?? readTarget(uri, this.guard);
+    // Most recently used last, so the first entry is the one to forget.
+    this.known.delete(uri);
+    setBounded(this.known, uri, target, this.capacity);
+    return target;
+  }
+}
 
 export interface PoolLimits {
   /** Connections one origin may hold, busy and idle together (the per-host send cap is the natural value). */
@@ -81,11 +136,9 @@ function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnecto
 }
 
 /**
- * Keep-alive connections for webhook sends: one undici `Pool` per origin (scheme, host and port),
- * so a connection is only ever reused for the origin it was opened to. Bounded four ways:
- * connections per origin, an idle time-out per connection, the number of origins (the least
- * recently used origin's pool finishes what it has under way, then closes), and the sends
- * waiting per origin.
+ * Keep-alive connections for webhook sends: one undici `Pool` per origin, so a connection is only
+ * reused for the origin it was opened to. Bounded four ways: connections per origin, an idle
+ * time-out, the number of origins (the least recently used one closes) and the sends waiting.
  */
 export class SendPools {
   private readonly pools = new Map<string, Pool>();
@@ -110,11 +163,15 @@ export class SendPools {
   /** The pool of `target`'s origin, made now if it has none. */
   poolOf(target: SendTarget): Pool {
     let pool = this.pools.get(target.origin);
-    if (pool) {
-      // Most recently used last, so the first entry is the one to evict.
-      this.pools.delete(target.origin);
-    } else {
-      if (this.pools.size >= this.limits.origins) this.evictOldest();
+    // Most recently used last, so the first entry is the one to evict.
+    this.pools.delete(target.origin);
+    if (!pool) {
+      const [oldest] = this.pools.size >= this.limits.origins ? this.pools : [];
+      if (oldest) {
+        this.pools.delete(oldest[0]);
+        // Sends under way on the evicted origin finish; its connections are not kept afterwards.
+        oldest[1].close().catch(() => undefined);
+      }
       pool = new Pool(target.origin, this.options);
     }
     this.pools.set(target.origin, pool);
@@ -126,14 +183,6 @@ export class SendPools {
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.allSettled(pools.map((pool) => pool.destroy()));
-  }
-
-  private evictOldest(): void {
-    const oldest = this.pools.entries().next();
-    if (oldest.done) return;
-    this.pools.delete(oldest.value[0]);
-    // Sends under way on the evicted origin finish; its connections are not kept afterwards.
-    oldest.value[1].close().catch(() => undefined);
   }
 }
 

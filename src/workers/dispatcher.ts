@@ -11,7 +11,6 @@ import {
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
-import { setBounded } from '../shared/bounded-map.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
@@ -20,10 +19,10 @@ import { describeError } from '../shared/observability/error-description.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
-import { SendTargets } from '../webhooks/send-targets.js';
-import { postWebhook, SendPools, type SendOutcome } from '../webhooks/sender.js';
-import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
+import { postWebhook, SendPools, SendTargets, type SendOutcome } from '../webhooks/sender.js';
+import { previousSecretStillSigns, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
+import { Periodic } from './periodic.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -83,22 +82,6 @@ export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeout
   return { perHost: 16 * config.concurrencyPerHost, minPerHost: 2 * config.concurrencyPerHost, total: 16 * config.concurrency, maxAgeMs };
 }
 
-const destinations = new Map<string, string>();
-
-/** Where a delivery goes, for the per-host cap: host and port (each URI parsed once while among the latest). */
-export function destinationOf(uri: string): string {
-  let destination = destinations.get(uri);
-  if (destination === undefined) {
-    try {
-      destination = new URL(uri).host.toLowerCase();
-    } catch {
-      destination = uri;
-    }
-    setBounded(destinations, uri, destination, SEND_TARGETS);
-  }
-  return destination;
-}
-
 /**
  * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
  * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
@@ -110,7 +93,7 @@ export function destinationOf(uri: string): string {
  * lease just before it is sent. A dispatcher that dies loses nothing: its leases expire and any
  * dispatcher takes the rows again, which is why delivery is at-least-once.
  */
-export class Dispatcher {
+export class Dispatcher extends Periodic {
   private readonly db: Db;
   private readonly config: WebhookConfig;
   private readonly now: () => number;
@@ -140,13 +123,10 @@ export class Dispatcher {
   private exhausted: Set<number> | null = null;
   /** The last claim left due rows behind: a finished send fills again at once. */
   private backlog = false;
-  private timer: NodeJS.Timeout | null = null;
-  private filling: Promise<void> | null = null;
-  private fillAgain = false;
   private fillScheduled = false;
-  private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
+    super('webhook dispatcher', options.config.pollIntervalMs);
     this.db = options.db;
     this.config = options.config;
     this.now = options.now ?? Date.now;
@@ -163,23 +143,15 @@ export class Dispatcher {
     this.ahead = rowsAheadLimits(this.config);
   }
 
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.poll();
-  }
-
   /**
    * Stops claiming and waits for the sends in flight, so no attempt is left half-recorded. The
    * wait is bounded; a send still unrecorded after it keeps its lease, which expires and lets
    * any dispatcher send it again. Rows leased ahead go back at once.
    */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  override async stop(): Promise<void> {
+    const filled = super.stop();
     const drained = (async () => {
-      await this.filling;
+      await filled;
       this.records.flush();
       await Promise.allSettled([...this.sending]);
     })();
@@ -192,52 +164,25 @@ export class Dispatcher {
     await this.pools.close();
   }
 
-  /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
-  wake(): void {
+  /** New work was written (a PostgreSQL notification, or the poll): look now, claims included. */
+  override wake(): void {
     this.exhausted = null;
     this.drained.clear();
-    this.fill();
+    super.wake();
   }
 
-  private poll(): void {
-    if (this.stopped) return;
-    this.wake();
-    this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
-    this.timer.unref();
-  }
-
-  /** fill() after this turn's I/O callbacks, so slots freed by answers that arrived together are refilled together. */
+  /** A fill after this turn's I/O callbacks, so slots freed by answers that arrived together are refilled together. */
   private fillSoon(): void {
     if (this.fillScheduled) return;
     this.fillScheduled = true;
     setImmediate(() => {
       this.fillScheduled = false;
-      this.fill();
+      this.run();
     });
   }
 
-  /** One fill at a time; a request during it runs once after. */
-  private fill(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.fillAgain = true;
-      return;
-    }
-    this.filling = this.fillSlots()
-      .catch((error: unknown) => {
-        if (!this.stopped) log(error);
-      })
-      .finally(() => {
-        this.filling = null;
-        if (this.fillAgain) {
-          this.fillAgain = false;
-          this.fill();
-        }
-      });
-  }
-
   /** Rows leased ahead go first (stale ones back), then top-ups for destinations that just answered, then claims. */
-  private async fillSlots(): Promise<void> {
+  protected async tick(): Promise<void> {
     const now = this.now();
     const stale = this.held.filter((h) => now - h.leasedAt > this.ahead.maxAgeMs);
     if (stale.length > 0) {
@@ -251,6 +196,12 @@ export class Dispatcher {
 
   private get free(): number {
     return this.config.concurrency - this.slots.size;
+  }
+
+  /** Where a delivery goes, for the per-host cap: its origin (a URI that cannot be sent to counts as its own). */
+  private destinationOf(uri: string): string {
+    const target = this.targets.targetOf(uri);
+    return 'origin' in target ? target.origin : uri;
   }
 
   private fits(subscriptionId: number, host: string): boolean {
@@ -307,7 +258,7 @@ export class Dispatcher {
    */
   private async sendHeld(): Promise<void> {
     const room = this.free - 1;
-    if (this.held.length === 0 || room <= 0 || this.stopped) return;
+    if (this.held.length === 0 || room <= 0 || !this.started) return;
     const picked: Held[] = [];
     for (const h of this.held) {
       if (picked.length >= room) break;
@@ -330,7 +281,7 @@ export class Dispatcher {
     const moved: Held[] = [];
     for (const h of picked) {
       const row = byId.get(h.id);
-      if (row?.lease_owner === h.token && destinationOf(row.uri) === h.host) {
+      if (row?.lease_owner === h.token && this.destinationOf(row.uri) === h.host) {
         recordDispatcherLag([row.next_attempt_at], this.now());
         this.launch(row);
         continue;
@@ -344,7 +295,7 @@ export class Dispatcher {
 
   /** The most rows a destination answering in about `answerMs` should have held: what its sends get through in half the age bound. */
   private boundFor(answerMs: number): number {
-    const atPace = Math.floor((this.config.concurrencyPerHost * this.ahead.maxAgeMs) / (2 * Math.max(1, answerMs)));
+    const atPace = Math.floor(this.ahead.maxAgeMs / 2 / Math.max(answerMs, 1)) * this.config.concurrencyPerHost;
     return Math.min(this.ahead.perHost, Math.max(this.ahead.minPerHost, atPace));
   }
 
@@ -360,7 +311,7 @@ export class Dispatcher {
   /** A send to `row`'s destination was answered after `answerMs`: if few rows are held for it, ask for more. */
   private noteAnswered(row: LeasedDelivery, answerMs: number): void {
     if (this.ahead.perHost === 0) return;
-    const host = destinationOf(row.uri);
+    const host = this.destinationOf(row.uri);
     if (this.drained.has(host)) return;
     let topUp = this.topUps.get(host);
     const slowest = Math.max(answerMs, topUp?.answerMs ?? 0);
@@ -384,7 +335,7 @@ export class Dispatcher {
     let added = false;
     for (const [host, { subscriptions, answerMs }] of wanted) {
       // The last free slot is left to claims: with none to spare, nothing is leased ahead.
-      if (this.stopped || this.free <= 1) break;
+      if (!this.started || this.free <= 1) break;
       if (this.drained.has(host) || this.enoughAhead(host, answerMs)) continue;
       const limit = Math.min(this.boundFor(answerMs) - this.heldFor(host), this.ahead.total - this.held.length);
       if (limit <= 0) continue;
@@ -416,7 +367,7 @@ export class Dispatcher {
   }
 
   private async claimIntoFreeSlots(): Promise<void> {
-    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+    for (let round = 0; round < MAX_ROUNDS && this.started; round++) {
       const free = this.free;
       if (free <= 0) {
         this.backlog = true;
@@ -435,7 +386,7 @@ export class Dispatcher {
       let learned = false;
       for (const row of rows) {
         const subscriptionId = Number(row.subscription_id);
-        const host = destinationOf(row.uri);
+        const host = this.destinationOf(row.uri);
         if (this.fits(subscriptionId, host)) {
           this.take(Number(row.id), subscriptionId, host);
           this.launch(row);
@@ -503,17 +454,16 @@ export class Dispatcher {
     let outcome: SendOutcome;
     let rendered = false;
     try {
-      const body = await this.options.renderer.payloadOf(
-        { eventId: Number(row.event_id), event: row.event, eventType: row.event_type, companyId: Number(row.company_id), recordId: Number(row.record_id), occurredAt: row.occurred_at },
-        row.payload,
-      );
+      const body = await this.options.renderer.payloadOf(row);
       rendered = true;
-      const timestamp = Math.floor(this.now() / 1000);
-      const secrets = { signingSecret: row.signing_secret, previousSigningSecret: row.previous_signing_secret, previousSecretExpiresAt: row.previous_secret_expires_at };
+      const nowMs = this.now();
+      const timestamp = Math.floor(nowMs / 1000);
+      const secrets = [row.signing_secret];
+      if (row.previous_signing_secret && previousSecretStillSigns(row.previous_secret_expires_at, nowMs)) secrets.push(row.previous_signing_secret);
       const headers = {
         'webhook-id': row.webhook_id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(liveSigningSecrets(secrets, this.now()), row.webhook_id, timestamp, body),
+        'webhook-signature': signatureHeader(secrets, row.webhook_id, timestamp, body),
       };
       outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pools: this.pools, targets: this.targets });
     } catch (error) {
@@ -527,7 +477,7 @@ export class Dispatcher {
 
   private async record(row: LeasedDelivery, outcome: SendOutcome, queued?: () => void): Promise<void> {
     const nowMs = this.now();
-    const attempts = Number(row.attempt_count) + 1;
+    const attempt_count = Number(row.attempt_count) + 1;
     const attempt: AttemptInsert = {
       delivery_id: Number(row.id),
       attempted_at: iso(nowMs),
@@ -540,16 +490,15 @@ export class Dispatcher {
     recordWebhookAttempt(ok);
     // Rows are leased ahead only for a destination that answers.
     if (outcome.status !== null) this.noteAnswered(row, outcome.durationMs);
-    if (ok) return this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null }, queued);
+    if (ok) return this.finish(row, { state: 'delivered', attempt_count }, attempt, { failingSince: null }, queued);
     // 410 Gone: the receiver says the endpoint is retired; stop at once.
-    if (outcome.status === 410) return this.finish(row, { state: 'failed', attempt_count: attempts }, attempt, { deactivate: true });
+    if (outcome.status === 410) return this.finish(row, { state: 'failed', attempt_count }, attempt, { deactivate: true });
     const honoured = outcome.status === 429 || outcome.status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : null;
-    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempts, honoured, this.options.random);
+    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempt_count, honoured, this.options.random);
     const failingSince = row.failing_since ?? iso(nowMs);
     const disable = nowMs - Date.parse(failingSince) >= this.config.disableAfterHours * 3600 * 1000;
-    const delivery =
-      delay === null ? { state: 'failed', attempt_count: attempts } : { state: 'pending', attempt_count: attempts, next_attempt_at: iso(nowMs + delay) };
-    return this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failing_since: failingSince });
+    const delivery = delay === null ? { state: 'failed', attempt_count } : { state: 'pending', attempt_count, next_attempt_at: iso(nowMs + delay) };
+    return this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failingSince });
   }
 
   /**
@@ -567,7 +516,7 @@ export class Dispatcher {
     row: LeasedDelivery,
     delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
     attempt: AttemptInsert | null,
-    subscription: { failing_since?: string | null; deactivate?: boolean } = {},
+    subscription: { failingSince?: string | null; deactivate?: boolean } = {},
     queued?: () => void,
   ): Promise<void> {
     const nowMs = this.now();
@@ -583,10 +532,10 @@ export class Dispatcher {
       },
       attempt,
       subscriptionId: Number(row.subscription_id),
-      failingSince: subscription.deactivate ? undefined : subscription.failing_since,
+      failingSince: subscription.failingSince,
       deactivate: subscription.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
-    if (!queued || this.stopped || this.records.size >= MAX_WAITING_RECORDS) {
+    if (!queued || !this.started || this.records.size >= MAX_WAITING_RECORDS) {
       await this.records.add(settlement, true);
       return;
     }
