@@ -61,9 +61,8 @@ export async function findDelivery(db: Db, subscriptionId: number, deliveryId: n
 }
 
 /**
- * The latest `latest` attempts of several deliveries (oldest first), grouped like the ids: one
- * statement per batch. Redeliveries start the schedule over, so a delivery's attempts have no
- * bound of their own; the window keeps what is read bounded too, not only what is answered.
+ * The latest `latest` attempts of several deliveries (oldest first), grouped like the ids, in one
+ * statement. Redeliveries start the schedule over, so the window is what keeps the read bounded.
  */
 export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest: number): Promise<AttemptRecord[][]> {
   const numbered = db('webhook_attempts')
@@ -72,24 +71,19 @@ export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest:
     .whereIn('delivery_id', deliveryIds as number[])
     .as('numbered');
   const rows = (await db.select('*').from(numbered).where('newest', '<=', latest).orderBy('id')) as Record<string, unknown>[];
-  const grouped = new Map<number, AttemptRecord[]>();
+  const grouped = new Map<number, AttemptRecord[]>(deliveryIds.map((id) => [id, []]));
   for (const row of rows) {
-    const list = grouped.get(Number(row.delivery_id)) ?? [];
-    list.push({
+    grouped.get(Number(row.delivery_id))?.push({
       attemptedAt: String(row.attempted_at),
-      httpStatus: row.http_status === null || row.http_status === undefined ? null : Number(row.http_status),
+      httpStatus: row.http_status == null ? null : Number(row.http_status),
       durationMs: Number(row.duration_ms),
       error: (row.error as string | null) ?? null,
     });
-    grouped.set(Number(row.delivery_id), list);
   }
-  return deliveryIds.map((id) => grouped.get(id) ?? []);
+  return deliveryIds.map((id) => grouped.get(id)!);
 }
 
-/**
- * Queues a delivery again, due now, with the retry schedule started over. Its webhook-id and
- * stored body stay the same, so a receiver that already has it can recognise the repeat.
- */
+/** Queues a delivery again, due now, with the retry schedule started over; its webhook-id and stored body stay (a receiver can recognise the repeat). */
 export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Promise<void> {
   await db('webhook_deliveries').where({ id: deliveryId }).update({
     state: 'pending',
@@ -101,10 +95,7 @@ export async function requeueDelivery(db: Db, deliveryId: number, now: Date): Pr
   });
 }
 
-/**
- * One pending delivery per subscription an event reaches, due at once, in the event's transaction;
- * a pair with any number of subscriptions is written a bounded statement at a time.
- */
+/** One pending delivery per subscription an event reaches, due at once, in the event's transaction, a bounded statement at a time. */
 export async function insertPendingDeliveries(
   trx: Queryable,
   eventId: number,
@@ -148,9 +139,9 @@ const placeholders = (count: number) => Array.from({ length: count }, () => '?')
 
 /**
  * The lease: up to `limit` due rows, oldest first, marked with the token in one UPDATE that
- * returns them. On PostgreSQL the inner SELECT locks with SKIP LOCKED, so concurrent
- * dispatchers take disjoint rows without waiting; on SQLite the single UPDATE is atomic.
- * `filter` narrows the subscriptions (its placeholders are bound before the limit).
+ * returns them. On PostgreSQL the inner SELECT skips locked rows, so concurrent dispatchers take
+ * disjoint rows without waiting; on SQLite the single UPDATE is atomic. `filter` narrows the
+ * subscriptions (its placeholders are bound before the limit).
  */
 function leaseSql(filter: string, postgres: boolean): string {
   return (
@@ -183,10 +174,7 @@ function leaseWith(sql: Statements, db: Db, lease: Lease, filter: string, ids: r
   return sql.all(leaseSql(filter, isPostgres(db)), [lease.token, lease.until, lease.now, lease.now, ...ids, lease.limit]);
 }
 
-/**
- * Leases up to `limit` due deliveries, oldest first, except those of the `excluded`
- * subscriptions, and returns them read whole (readLeased): two statements.
- */
+/** Leases up to `limit` due deliveries, oldest first, except those of the `excluded` subscriptions, and reads them whole: two statements. */
 export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: readonly number[] }): Promise<LeasedDelivery[]> {
   return withStatements(db, { transaction: false }, async (sql) => {
     const filter = lease.excluded.length > 0 ? ` AND subscription_id NOT IN (${placeholders(lease.excluded.length)})` : '';
@@ -198,11 +186,7 @@ export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: read
   });
 }
 
-/**
- * Leases up to `limit` due deliveries of `subscriptions` (those seen sending to one destination),
- * oldest first, in one statement, returning only what placing them needs: each is read whole
- * (readLeased) just before it is sent.
- */
+/** Leases up to `limit` due deliveries of `subscriptions`, oldest first, returning only what placing them needs (each is read whole just before it is sent). */
 export async function leaseDueOfSubscriptions(
   db: Db,
   lease: Lease & { subscriptions: readonly number[] },
@@ -215,11 +199,7 @@ export async function leaseDueOfSubscriptions(
   return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
 }
 
-/**
- * The deliveries of `ids` read afresh, with what may have changed while they were held: the
- * lease itself (cleared by a cancel, or passed to another dispatcher), the subscription (paused,
- * its URI) and the subscriber's signing secrets. The caller compares the lease with its own.
- */
+/** The deliveries of `ids` read afresh: the lease (cleared by a cancel, or passed on), the subscription and its signing secrets may have changed. */
 export async function readLeased(db: Db, ids: readonly number[]): Promise<LeasedDelivery[]> {
   if (ids.length === 0) return [];
   return withStatements(db, { transaction: false }, async (sql) => (await sql.all(leasedSql(ids.length), ids)) as unknown as LeasedDelivery[]);
@@ -276,9 +256,8 @@ const DEACTIVATE =
 
 /**
  * Records attempts and moves their deliveries on, all in one transaction, in the order given.
- * Each delivery update is conditional on still holding the lease: if it expired and another
- * dispatcher took over, that one owns the row now, the attempt is kept and nothing else
- * changes. Returns, per settlement, whether the delivery moved. A transaction that fails
+ * A delivery only moves while it still holds the lease (else another dispatcher owns it, and
+ * only the attempt is kept); returns, per settlement, whether it moved. A transaction that fails
  * writes nothing: those deliveries keep their leases and are sent again when they expire.
  */
 export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
@@ -317,10 +296,7 @@ export async function settleDeliveries(db: Db, settlements: readonly Settlement[
   });
 }
 
-/**
- * Cancels a subscription's pending deliveries, leased ones too: clearing the lease makes the
- * dispatcher's settle of an attempt already under way a no-op, so nothing is retried.
- */
+/** Cancels a subscription's pending deliveries, leased ones too: the cleared lease makes the settle of an attempt under way a no-op. */
 export async function cancelPendingDeliveries(trx: Queryable, subscriptionId: number, now: string): Promise<number> {
   return trx('webhook_deliveries')
     .where({ subscription_id: subscriptionId, state: 'pending' })

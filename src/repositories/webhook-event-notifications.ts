@@ -2,16 +2,14 @@ import type pg from 'pg';
 import { pgDriver } from '../shared/db/pg-module.js';
 import { describeError } from '../shared/observability/error-description.js';
 
-export const EVENTS_CHANNEL = 'shiftgate_events';
+const EVENTS_CHANNEL = 'shiftgate_events';
 
 /**
- * LISTENs on PostgreSQL for newly committed webhook events (see migration 003: a trigger on
+ * LISTENs on PostgreSQL for newly committed webhook events (migration 003: a trigger on
  * webhook_events NOTIFYs with the table's schema) and calls `onEvents`, so every instance's live
- * relay and dispatcher react at once instead of at their next poll. It carries no data: the
- * events table stays the source of truth (a NOTIFY payload is capped at 8000 bytes, and each
- * instance renders what its own live clients need), and polling remains the fallback, so a
- * lost connection only costs latency. Uses one dedicated connection outside the knex pool,
- * because a LISTEN belongs to a session and pooled connections are shared.
+ * relay and dispatcher react at once instead of at their next poll. It carries no data (the
+ * events table stays the source of truth) and polling remains the fallback, so a lost
+ * connection only costs latency. A LISTEN belongs to a session: one dedicated connection, outside the knex pool.
  */
 export class PgEventNotifications {
   private client: pg.Client | null = null;

@@ -1,18 +1,13 @@
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import type { Db, Queryable } from '../shared/db/knex.js';
 import { withStatements } from '../shared/db/statements.js';
 
-/** Keys per statement: well under both backends' parameter limits. */
-const KEYS_PER_STATEMENT = 500;
-
-/**
- * Takes once-only event keys in the caller's transaction, a few hundred per statement, and
- * returns those that were still free. A key once taken is never freed.
- */
+/** Takes once-only event keys in the caller's transaction and returns those that were still free. A key once taken is never freed. */
 export async function claimEventKeys(trx: Queryable, keys: readonly string[], createdAt: string): Promise<Set<string>> {
   const claimed = new Set<string>();
-  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
+  for (const part of chunk(keys, ID_CHUNK)) {
     const rows = (await trx('webhook_event_keys')
-      .insert(keys.slice(i, i + KEYS_PER_STATEMENT).map((key) => ({ dedupe_key: key, created_at: createdAt })))
+      .insert(part.map((key) => ({ dedupe_key: key, created_at: createdAt })))
       .onConflict('dedupe_key')
       .ignore()
       .returning('dedupe_key')) as ({ dedupe_key: string } | string)[];
@@ -24,11 +19,9 @@ export async function claimEventKeys(trx: Queryable, keys: readonly string[], cr
 /** Which of these once-only keys are taken already (a read, outside any write transaction). */
 export async function takenEventKeys(db: Queryable, keys: readonly string[]): Promise<Set<string>> {
   const taken = new Set<string>();
-  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
-    const found = (await db('webhook_event_keys')
-      .whereIn('dedupe_key', keys.slice(i, i + KEYS_PER_STATEMENT))
-      .select('dedupe_key')) as { dedupe_key: string }[];
-    for (const row of found) taken.add(row.dedupe_key);
+  for (const part of chunk(keys, ID_CHUNK)) {
+    const rows = (await db('webhook_event_keys').whereIn('dedupe_key', part).select('dedupe_key')) as { dedupe_key: string }[];
+    for (const row of rows) taken.add(row.dedupe_key);
   }
   return taken;
 }

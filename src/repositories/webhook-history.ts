@@ -2,9 +2,8 @@ import { isPostgres, type Db } from '../shared/db/knex.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Rows per step: each step is one short transaction, so writers never wait long behind it. */
+/** Rows per step (one short transaction each, so writers never wait long behind it), and steps per run and table (the rest waits for the next run). */
 const BATCH_SIZE = 500;
-/** Steps per run and table; whatever is left waits for the next run. */
 const MAX_BATCHES = 400;
 
 export interface PruneResult {
@@ -13,33 +12,25 @@ export interface PruneResult {
   events: number;
 }
 
-export interface PruneOptions {
-  batchSize?: number;
-  maxBatches?: number;
-  /** Checked between batches: a stopping server does not wait for a whole run. */
-  stopping?: () => boolean;
-}
-
 /**
- * Deletes webhook history older than `retentionDays`: delivered, failed and cancelled deliveries that
- * finished before the cut-off, with their attempts, then events older than it that have no
- * delivery left. Pending deliveries, and so their events, are never touched. Works in small
- * batches, each its own transaction, yielding to the event loop between them.
- *
- * Every delete re-checks its condition, so a delivery queued again (redelivered) while a batch
- * was chosen stays, attempts and all. On PostgreSQL a batch locks its deliveries first (rows
- * another transaction holds are skipped until the next run). An event's once-only key is copied
- * to webhook_event_keys before the event goes, so the license scheduler never emits it again.
+ * Deletes webhook history older than `retentionDays`: finished deliveries with their attempts,
+ * then events that have no delivery left (pending deliveries, and so their events, stay). Works
+ * in small batches, each its own transaction, yielding to the event loop between them and
+ * checking `stopping`. Every delete re-checks its condition, so a delivery redelivered while a
+ * batch was chosen stays; on PostgreSQL a batch skips deliveries another transaction holds. An
+ * event's once-only key is kept in webhook_event_keys, so the license scheduler never emits it again.
  */
-export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
-  const batchSize = options.batchSize ?? BATCH_SIZE;
-  const maxBatches = options.maxBatches ?? MAX_BATCHES;
-  const stopping = options.stopping ?? (() => false);
+export async function pruneWebhookHistory(
+  db: Db,
+  now: Date,
+  retentionDays: number,
+  { batchSize = BATCH_SIZE, stopping = () => false }: { batchSize?: number; stopping?: () => boolean } = {},
+): Promise<PruneResult> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
 
   for (const state of ['delivered', 'failed', 'cancelled'] as const) {
-    for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
+    for (let batch = 0; batch < MAX_BATCHES && !stopping(); batch++) {
       const ids = (await db('webhook_deliveries')
         .where('state', state)
         .where('completed_at', '<', cutoff)
@@ -64,16 +55,12 @@ export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: numb
     }
   }
 
-  const spent = (q: Db) =>
-    q('webhook_events as e')
+  for (let batch = 0; batch < MAX_BATCHES && !stopping(); batch++) {
+    const rows = (await db('webhook_events as e')
       .where('e.occurred_at', '<', cutoff)
-      .whereNotExists(q('webhook_deliveries as d').select(q.raw('1')).whereRaw('d.event_id = e.id'));
-  for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
-    const rows = (await spent(db).limit(batchSize).select('e.id', 'e.dedupe_key', 'e.occurred_at')) as {
-      id: number;
-      dedupe_key: string | null;
-      occurred_at: string;
-    }[];
+      .whereNotExists(db('webhook_deliveries as d').select(db.raw('1')).whereRaw('d.event_id = e.id'))
+      .limit(batchSize)
+      .select('e.id', 'e.dedupe_key', 'e.occurred_at')) as { id: number; dedupe_key: string | null; occurred_at: string }[];
     if (rows.length === 0) break;
     const keys = rows.filter((row) => row.dedupe_key !== null).map((row) => ({ dedupe_key: row.dedupe_key, created_at: row.occurred_at }));
     const deleted = await db.transaction(async (trx): Promise<number> => {

@@ -29,13 +29,9 @@ export const EVENT_CATALOG: readonly CatalogEntry[] = [
 
 export type CatalogEvent = 'timesheet' | 'license';
 
-export function isCatalogPair(event: string, eventType: string): boolean {
-  return EVENT_CATALOG.some((entry) => entry.event === event && entry.eventType === eventType);
-}
-
 /** Why a pair is refused, or null when it is in the catalog. Shared by the API and the import. */
 export function catalogProblem(event: string, eventType: string): string | null {
-  if (isCatalogPair(event, eventType)) return null;
+  if (EVENT_CATALOG.some((entry) => entry.event === event && entry.eventType === eventType)) return null;
   const known = EVENT_CATALOG.map((entry) => `${entry.event}/${entry.eventType}`).join(', ');
   return `${event}/${eventType} is not in the event catalog (${known})`;
 }

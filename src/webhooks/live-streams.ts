@@ -9,13 +9,9 @@ import { describeError } from '../shared/observability/error-description.js';
 /** How often open streams are checked against their token's expiry (and, when due, their key). */
 const SWEEP_MS = 500;
 /** What a refused stream is told: streams are long-lived, so a slot rarely frees sooner. */
-export const STREAM_RETRY_AFTER_SECONDS = 30;
+const STREAM_RETRY_AFTER_SECONDS = 30;
 
-/**
- * One admitted live stream: a slot under the caps, and the credentials it runs on. The stream's
- * events end when `end` is called (credentials gone, server closing, client gone); listeners
- * registered with `onEnd` hear it once.
- */
+/** One admitted live stream: a slot under the caps, and the credentials it runs on, until `end` (credentials gone, server closing, client gone). */
 export class LiveTicket {
   private reason: GraphQLError | null | undefined = undefined;
   private readonly listeners = new Set<() => void>();
@@ -52,11 +48,8 @@ export class LiveTicket {
 
   /** Calls `listener` when the stream ends (at once if it has); returns a function that unregisters it. */
   onEnd(listener: () => void): () => void {
-    if (this.ended) {
-      listener();
-      return () => undefined;
-    }
-    this.listeners.add(listener);
+    if (this.ended) listener();
+    else this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
@@ -67,7 +60,7 @@ export class LiveTicket {
   }
 }
 
-export interface LiveStreamsOptions {
+interface LiveStreamsOptions {
   db: Db;
   limits: LiveConfig;
   /** API_KEY_CACHE_SECONDS: a revoked key's streams end within this. */
@@ -77,10 +70,9 @@ export interface LiveStreamsOptions {
 
 /**
  * Every open live stream of this instance: the caps (LIVE_MAX_STREAMS_PER_KEY, LIVE_MAX_STREAMS)
- * and the credential watch. A request can only be checked when it arrives; a stream lasts, so
- * one timer (running only while streams are open) ends streams whose token expired, and reads
- * the state of their keys — all in one query — at least every API_KEY_CACHE_SECONDS, so a
- * revoked key's stream ends within the same delay as its requests would start failing.
+ * and the credential watch. A stream lasts, so one timer (running only while streams are open)
+ * ends streams whose token expired, and reads their keys' state in one query at least every
+ * API_KEY_CACHE_SECONDS: a revoked key's stream ends as soon as its requests would start failing.
  */
 export class LiveStreams {
   private readonly open = new Set<LiveTicket>();
@@ -147,19 +139,14 @@ export class LiveStreams {
     if (this.checking || now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
     this.lastKeyCheck = now;
     this.checking = true;
-    this.checkKeys()
+    activeApiKeyIds(this.options.db, [...this.perKey.keys()])
+      .then((keyIds) => {
+        const active = new Set(keyIds);
+        for (const ticket of [...this.open]) if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
+      })
       .catch((error: unknown) => console.error('live streams:', describeError(error)))
       .finally(() => {
         this.checking = false;
       });
-  }
-
-  private async checkKeys(): Promise<void> {
-    const keyIds = [...this.perKey.keys()];
-    if (keyIds.length === 0) return;
-    const active = new Set(await activeApiKeyIds(this.options.db, keyIds));
-    for (const ticket of [...this.open]) {
-      if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
-    }
   }
 }

@@ -3,7 +3,7 @@ import { licenseCompanies } from '../repositories/licenses.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
 import { timesheetCompanies } from '../repositories/timesheets.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
-import { claimEventKeys, insertEvent, type EventInsert } from '../repositories/webhook-events.js';
+import { insertEvent, type EventInsert } from '../repositories/webhook-events.js';
 import { insertEvents } from '../repositories/webhook-events-bulk.js';
 import type { Queryable } from '../shared/db/knex.js';
 import type { CatalogEvent } from './catalog.js';
@@ -14,10 +14,7 @@ export interface NewEvent {
   companyId: number;
   recordId: number;
   occurredAt: string;
-  /**
-   * Events that may happen only once carry a key; a second emit with it is ignored. The key is
-   * kept in webhook_event_keys, which outlives the event row (retention deletes old events).
-   */
+  /** The once-only key of an event that may happen only once, already taken by the caller in webhook_event_keys (claimEventKeys). */
   dedupeKey?: string;
 }
 
@@ -29,14 +26,9 @@ export function newWebhookId(): string {
  * Writes an event and one pending delivery per matching subscription, in the caller's
  * transaction. Matching means: active, bound to this event/eventType pair, and owned by a
  * subscriber of the company that owns the record — so another company never sees it.
- * Returns the event id, or null when the dedupe key was already used. `keyClaimed` says the
- * caller has just taken the key itself with claimEventKeys.
+ * Returns the event id, or null when the dedupe key is already on a stored event.
  */
-export async function emitEvent(trx: Queryable, input: NewEvent, options: { keyClaimed?: boolean } = {}): Promise<number | null> {
-  if (input.dedupeKey !== undefined && !options.keyClaimed) {
-    const claimed = await claimEventKeys(trx, [input.dedupeKey], input.occurredAt);
-    if (claimed.size === 0) return null;
-  }
+export async function emitEvent(trx: Queryable, input: NewEvent): Promise<number | null> {
   const eventId = await insertEvent(trx, { ...input, dedupeKey: input.dedupeKey ?? null });
   if (eventId === null) return null;
   const subscriptionIds = await activeSubscriptionIdsFor(trx, input);
@@ -72,12 +64,8 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
   const subscriptions = new Map<string, number[]>();
   const subscriptionsFor = async (match: { companyId: number; event: string; eventType: string }) => {
     const key = `${match.companyId}\u0000${match.event}\u0000${match.eventType}`;
-    let ids = subscriptions.get(key);
-    if (!ids) {
-      ids = await activeSubscriptionIdsFor(trx, match);
-      subscriptions.set(key, ids);
-    }
-    return ids;
+    if (!subscriptions.has(key)) subscriptions.set(key, await activeSubscriptionIdsFor(trx, match));
+    return subscriptions.get(key)!;
   };
   let emitted = 0;
   for (const kind of ['timesheet', 'license'] as const) {
@@ -95,12 +83,9 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
         if (change.change !== 'unchanged') events.push({ ...base, eventType: change.change === 'created' ? 'created' : 'updated' });
         if (kind === 'timesheet' && change.becameApproved) events.push({ ...base, eventType: 'approved' });
       }
-      const eventIds = await insertEvents(trx, events);
-      for (let i = 0; i < events.length; i++) {
-        const eventId = eventIds[i];
-        emitted++;
-        if (eventId === null || eventId === undefined) continue;
-        await insertPendingDeliveries(trx, eventId, await subscriptionsFor(events[i]!), occurredAt, newWebhookId);
+      emitted += events.length;
+      for (const [i, eventId] of (await insertEvents(trx, events)).entries()) {
+        if (eventId !== null) await insertPendingDeliveries(trx, eventId, await subscriptionsFor(events[i]!), occurredAt, newWebhookId);
       }
     }
   }

@@ -45,12 +45,8 @@ export type RefusedTarget = { refused: string };
  * connects to one without calling `lookup`); names are checked on every connection instead.
  */
 export function readTarget(uri: string, guard: AddressGuard): SendTarget | RefusedTarget {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return { refused: 'invalid uri' };
-  }
+  if (!URL.canParse(uri)) return { refused: 'invalid uri' };
+  const url = new URL(uri);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refused: 'only http and https are allowed' };
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const problem = isIP(host) !== 0 ? guard.problem(host) : null;

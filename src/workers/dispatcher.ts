@@ -50,9 +50,8 @@ const log = (error: unknown) => console.error('webhook dispatcher:', describeErr
 
 /** Claims in a row while rows are being held back by caps and the pool still has room. */
 const MAX_ROUNDS = 8;
-/** Subscriptions a claim skips at most, and remembered per destination. */
+/** Subscriptions a claim skips at most (and remembered per destination); beyond MAX_EXHAUSTED, remembering which ones a claim can skip is not worth it. */
 const MAX_EXCLUDED = 500;
-/** Beyond this many subscriptions, remembering which ones a claim can skip is not worth it. */
 const MAX_EXHAUSTED = 1000;
 /** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
 const STOP_GRACE_MS = 5000;
@@ -65,9 +64,8 @@ const SEND_TARGETS = 1000;
 const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
 const MAX_DRAINED_HOSTS = 1000;
-/** Delivered attempts whose records may wait for company with their slots freed; also the largest batch. */
+/** Delivered attempts whose records may wait (up to RECORD_DELAY_MS) for company with their slots freed; also the largest batch. */
 const MAX_WAITING_RECORDS = 64;
-/** How long such a record waits for others before it is written anyway. */
 const RECORD_DELAY_MS = 10;
 
 /**
@@ -83,15 +81,13 @@ export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeout
 }
 
 /**
- * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
- * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
- * each send frees its slot as soon as its attempt is recorded, so one slow receiver never holds
- * up the rest. Caps per subscription and per destination keep any one receiver to its share:
- * subscriptions at a cap are not claimed, and rows over a cap are released at once. For a
- * destination that answers, some of its due rows are leased ahead (bounded, see
- * rowsAheadLimits), so a slot it frees is refilled without a claim; each is read again under its
- * lease just before it is sent. A dispatcher that dies loses nothing: its leases expire and any
- * dispatcher takes the rows again, which is why delivery is at-least-once.
+ * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Free slots
+ * claim due rows with a lease, and each send frees its slot once its attempt is recorded, so one
+ * slow receiver never holds up the rest. Caps per subscription and per destination keep any one
+ * receiver to its share: subscriptions at a cap are not claimed, rows over a cap are released at
+ * once. For a destination that answers, some of its due rows are leased ahead (rowsAheadLimits)
+ * so a slot it frees is refilled without a claim. A dispatcher that dies loses nothing: its
+ * leases expire and any dispatcher takes the rows again (delivery is at-least-once).
  */
 export class Dispatcher extends Periodic {
   private readonly db: Db;
@@ -115,11 +111,7 @@ export class Dispatcher extends Periodic {
   private readonly topUps = new Map<string, { subscriptions: Set<number>; answerMs: number }>();
   /** Destinations whose last top-up found fewer rows than asked: none again until the next poll or wake. */
   private readonly drained = new Set<string>();
-  /**
-   * The subscriptions a claim skipped (and those of the rows it gave back) when it found fewer
-   * rows than it asked for: a claim skipping all of them again could only find rows that came
-   * due since, so none is made until the next poll or wake.
-   */
+  /** What a claim that found fewer rows than it asked for skipped (and gave back): none skipping them all again until the next poll or wake. */
   private exhausted: Set<number> | null = null;
   /** The last claim left due rows behind: a finished send fills again at once. */
   private backlog = false;
@@ -144,9 +136,8 @@ export class Dispatcher extends Periodic {
   }
 
   /**
-   * Stops claiming and waits for the sends in flight, so no attempt is left half-recorded. The
-   * wait is bounded; a send still unrecorded after it keeps its lease, which expires and lets
-   * any dispatcher send it again. Rows leased ahead go back at once.
+   * Stops claiming and waits, bounded, for the sends in flight to be recorded (one still
+   * unrecorded keeps its lease, which expires). Rows leased ahead go back at once.
    */
   override async stop(): Promise<void> {
     const filled = super.stop();
@@ -252,9 +243,8 @@ export class Dispatcher extends Periodic {
 
   /**
    * Sends held rows that fit under the caps, oldest due first, each read again under its lease
-   * first: one whose lease was cleared or passed on is dropped, unsent. Held rows never take the
-   * pool's last free slot, which is left to claims: rows ahead only ever speed up destinations at
-   * their own cap, never take the pool from other tenants' rows due before them.
+   * first (one whose lease was cleared or passed on is dropped). The pool's last free slot is
+   * left to claims, so rows ahead never take the pool from other tenants' rows due before them.
    */
   private async sendHeld(): Promise<void> {
     const room = this.free - 1;
@@ -324,11 +314,7 @@ export class Dispatcher extends Periodic {
     if (topUp.subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) topUp.subscriptions.add(Number(row.subscription_id));
   }
 
-  /**
-   * Leases rows ahead for the destinations that answered while few were held for them: one
-   * statement each, oldest due first among the subscriptions seen sending there. Whether any
-   * row was added.
-   */
+  /** Leases rows ahead for the destinations that answered while few were held for them, one statement each; whether any was added. */
   private async topUp(): Promise<boolean> {
     const wanted = [...this.topUps];
     this.topUps.clear();
@@ -411,11 +397,7 @@ export class Dispatcher extends Periodic {
     return `${this.owner}:${randomUUID()}`;
   }
 
-  /**
-   * Leases up to `limit` due deliveries, oldest first, in one statement (FOR UPDATE SKIP LOCKED
-   * on PostgreSQL, so concurrent dispatchers take disjoint rows), except those of the `excluded`
-   * subscriptions, read with their event, subscription and secrets.
-   */
+  /** Leases up to `limit` due deliveries, oldest first, except those of the `excluded` subscriptions (leaseDueDeliveries). */
   claim(limit: number, leaseMs = this.config.leaseMs, excluded: readonly number[] = []): Promise<LeasedDelivery[]> {
     const nowMs = this.now();
     return leaseDueDeliveries(this.db, { token: this.token(), now: iso(nowMs), until: iso(nowMs + leaseMs), limit, excluded });
@@ -440,11 +422,7 @@ export class Dispatcher extends Periodic {
     this.sending.add(send);
   }
 
-  /**
-   * Sends one leased delivery and records the attempt; resolves once the record is written.
-   * `queued`, when given, is called as soon as a delivered attempt's record is queued, before it
-   * is written (the slot can take the next send meanwhile); see finish().
-   */
+  /** Sends one leased delivery and records the attempt; resolves once the record is written (`queued`: see finish). */
   async deliver(row: LeasedDelivery, queued?: () => void): Promise<void> {
     if (!toBool(row.is_active)) {
       // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
@@ -502,15 +480,12 @@ export class Dispatcher extends Periodic {
   }
 
   /**
-   * Records the attempt and moves the delivery on, in one transaction shared with the other
-   * attempts that finished meanwhile. The delivery update is conditional on still holding the
-   * lease: if it expired and another dispatcher took over, this result is only kept as an attempt.
-   *
-   * With `queued` (a delivered attempt), the record may wait a few milliseconds for others and
-   * `queued` frees the slot at once; the row stays leased until the record is written, so no
-   * dispatcher sends it again (a crash meanwhile means a resend, never a loss). Failed attempts
-   * are written before their slot frees, so the subscription's next send sees a pause or a
-   * failing_since they cause.
+   * Records the attempt and moves the delivery on (while it still holds the lease), in one
+   * transaction shared with the other attempts that finished meanwhile. With `queued` (a
+   * delivered attempt), the record may wait a few milliseconds for others and `queued` frees the
+   * slot at once; the row stays leased until the record is written, so a crash means a resend,
+   * never a loss. Failed attempts are written before their slot frees, so the subscription's
+   * next send sees a pause or a failing_since they cause.
    */
   private async finish(
     row: LeasedDelivery,
@@ -546,22 +521,19 @@ export class Dispatcher extends Periodic {
 }
 
 /**
- * Group commit for attempt records: records that finish close together share one transaction.
- * add() resolves once its record is written, with whether the delivery moved on (false: its
- * lease had passed to another dispatcher). A record added `now` is written after this turn,
- * taking every waiting one with it; others may wait up to `delayMs` for company (or until
- * MAX_WAITING_RECORDS wait). A batch that fails is written again one record at a time, so one
- * bad record never takes the others with it; a record never written leaves its delivery leased,
- * to be sent again when the lease expires.
+ * Group commit for attempt records: add() resolves once its record is written. A record added
+ * `now` is written after this turn, taking every waiting one with it; others may wait up to
+ * `delayMs` for company. A batch that fails is written again one record at a time, so one bad
+ * record never takes the others with it (one never written leaves its delivery leased).
  */
 class RecordBatches {
-  private waiting: { settlement: Settlement; resolve: (moved: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private waiting: { settlement: Settlement; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
   private writes = Promise.resolve();
 
   constructor(
-    private readonly write: (batch: readonly Settlement[]) => Promise<boolean[]>,
+    private readonly write: (batch: readonly Settlement[]) => Promise<unknown>,
     private readonly delayMs: number,
   ) {}
 
@@ -569,7 +541,7 @@ class RecordBatches {
     return this.waiting.length;
   }
 
-  add(settlement: Settlement, now: boolean): Promise<boolean> {
+  add(settlement: Settlement, now: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ settlement, resolve, reject });
       if (now || this.delayMs <= 0 || this.waiting.length >= MAX_WAITING_RECORDS) this.flush();
@@ -594,11 +566,11 @@ class RecordBatches {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_WAITING_RECORDS);
       try {
-        const moved = await this.write(batch.map((w) => w.settlement));
-        batch.forEach((w, i) => w.resolve(moved[i] ?? false));
+        await this.write(batch.map((w) => w.settlement));
+        for (const w of batch) w.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
-        else for (const w of batch) await this.write([w.settlement]).then(([moved]) => w.resolve(moved ?? false), w.reject);
+        else for (const w of batch) await this.write([w.settlement]).then(w.resolve, w.reject);
       }
     }
   }
