@@ -139,9 +139,8 @@ const placeholders = (count: number) => Array.from({ length: count }, () => '?')
 
 /**
  * The lease: up to `limit` due rows, oldest first, marked with the token in one UPDATE that
- * returns them. On PostgreSQL the inner SELECT skips locked rows, so concurrent dispatchers take
- * disjoint rows without waiting; on SQLite the single UPDATE is atomic. `filter` narrows the
- * subscriptions (its placeholders are bound before the limit).
+ * returns them (on PostgreSQL skipping locked rows, so concurrent dispatchers take disjoint ones).
+ * `filter` narrows the subscriptions (its placeholders are bound before the limit).
  */
 function leaseSql(filter: string, postgres: boolean): string {
   return (
@@ -255,10 +254,9 @@ const DEACTIVATE =
   'UPDATE subscriptions SET is_active = ?, failing_since = NULL, modified_date_time = ? WHERE id = ? AND is_active = ?';
 
 /**
- * Records attempts and moves their deliveries on, all in one transaction, in the order given.
- * A delivery only moves while it still holds the lease (else another dispatcher owns it, and
- * only the attempt is kept); returns, per settlement, whether it moved. A transaction that fails
- * writes nothing: those deliveries keep their leases and are sent again when they expire.
+ * Records attempts and moves their deliveries on, in one transaction, in order; returns whether
+ * each moved (only while it still holds the lease; else only the attempt is kept). A transaction
+ * that fails writes nothing: those deliveries keep their leases and are sent again.
  */
 export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
   // On SQLite the transaction holds the write lock from its first statement to its commit, so a

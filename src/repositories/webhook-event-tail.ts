@@ -2,10 +2,9 @@ import { isPostgres, type Db } from '../shared/db/knex.js';
 import type { EventRow } from './webhook-events.js';
 
 /**
- * A reader that follows the events table as transactions commit. Each committed row is returned
- * by exactly one `read`, none is passed over, and rows of one record come in the order their
- * transactions committed (writes to one record are serialised by its row lock, and an event's id
- * is drawn after that lock is taken, so id order within what has committed is their order).
+ * A reader that follows the events table as transactions commit: each committed row is returned
+ * by exactly one `read`, and rows of one record come in commit order (writes to one record are
+ * serialised by its row lock, and an event's id is drawn after that lock is taken).
  */
 export interface EventTail {
   /** Whether a starting point has been taken. */
@@ -32,11 +31,7 @@ function eventRow(row: Record<string, unknown>): EventRow {
   };
 }
 
-/**
- * SQLite: one writer at a time holds the database's write lock from its first write until it
- * commits, and AUTOINCREMENT never hands out an id twice, so ids are drawn in commit order and a
- * committed row can never appear below rows already read: `id > last` is exact.
- */
+/** SQLite: one writer at a time holds the write lock until it commits, so ids are drawn in commit order and `id > last` is exact. */
 export class IdTail implements EventTail {
   private lastId: number | null = null;
 
@@ -70,18 +65,13 @@ export class IdTail implements EventTail {
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**
- * PostgreSQL: ids come from a sequence when rows are inserted, so transactions commit out of id
- * order and `id > last` would pass over a row whose transaction was still open when a higher id
- * was read. Every event row carries the id of the transaction that wrote it (migration
- * 006_live_event_order), and the position is kept in transaction terms instead:
- *
- * - the floor: the snapshot's xmin at a read that returned everything it found. Every transaction
- *   below it had finished then, and all of its rows were returned; rows below are never looked at.
- * - for each transaction at or above the floor already read from: the highest id returned.
- *
- * A read returns, in id order, every row visible in its snapshot at or above the floor and beyond
- * its transaction's highest returned id. A transaction's rows become visible all at once, when it
- * commits, so each is returned by the first read after its commit, once, and events are not held
+ * PostgreSQL: transactions commit out of id order, so `id > last` would pass over a row whose
+ * transaction was still open when a higher id was read. Every event row carries the id of the
+ * transaction that wrote it (migration 006_live_event_order), and the position is kept in those
+ * terms: the floor (the snapshot's xmin at a read that returned everything it found: every
+ * transaction below it had finished, its rows all returned) and, for each transaction at or
+ * above it already read from, the highest id returned. A transaction's rows become visible all at
+ * once, so each is returned by the first read after its commit, once, and events are not held
  * back behind a long transaction (an import) still running.
  */
 export class SnapshotTail implements EventTail {

@@ -56,11 +56,7 @@ export async function insertEvent(trx: Queryable, event: EventInsert): Promise<n
 const STORE_PAYLOAD = 'UPDATE webhook_events SET payload = ? WHERE id = ? AND payload IS NULL';
 const STORED_PAYLOAD = 'SELECT payload FROM webhook_events WHERE id = ?';
 
-/**
- * Stores a rendered body on its event unless one is there already, and returns the body the event
- * keeps: the first one stored wins, so every attempt and subscription sends the same bytes. Fixed
- * statements (no query built per call): the dispatcher stores one body per event it sends.
- */
+/** Stores a rendered body on its event unless one is there already, and returns the body kept: every attempt and subscription sends the same bytes. */
 export async function storePayloadOnce(db: Db, eventId: number, body: string): Promise<string> {
   return withStatements(db, { transaction: false }, async (sql) => {
     if ((await sql.run(STORE_PAYLOAD, [body, eventId])) > 0) return body;

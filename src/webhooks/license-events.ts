@@ -50,13 +50,10 @@ async function emitCompanyEvents(db: Queryable, items: readonly DueEvent[], now:
 
 /**
  * Emits license/expiring once when now ≥ expiryDate − reminder days, and license/expired once
- * when now ≥ expiryDate. "Once" is enforced by the database (a unique key per license, event type
- * and expiry date in webhook_event_keys, kept after the event is pruned), so restarts and several
- * instances scanning at once cannot duplicate an event. The table is walked in keyset chunks with
- * a pause between them, so a million licenses never hold the event loop for long. Each company's
- * events commit on their own: one whose events cannot be written (its keys go back with them)
- * holds up no other, and the walk goes on to the end before it fails with LicenseScanFailure.
- * Returns how many events were written.
+ * when now ≥ expiryDate; "once" is a unique key per license, event type and expiry date in
+ * webhook_event_keys. The table is walked in keyset chunks with a pause between them. Each
+ * company's events commit on their own: one that fails (its keys go back) holds up no other, and
+ * the walk goes on before it fails with LicenseScanFailure. Returns how many events were written.
  */
 export async function scanLicenses(db: Queryable, now: Date, maxReminderDays = 3650): Promise<number> {
   const nowMs = now.getTime();

@@ -13,11 +13,7 @@ export interface LiveSubscription extends AsyncIterable<LiveEvent> {
   readonly lagged: boolean;
 }
 
-/**
- * The seam for live events. In-process today (one server); with several instances on
- * PostgreSQL an implementation over LISTEN/NOTIFY replaces this one without touching the
- * GraphQL subscription or the relay.
- */
+/** The seam for live events: in-process today; an implementation over LISTEN/NOTIFY could replace it without touching its users. */
 export interface LiveEventBus {
   publish(event: LiveEvent): void;
   /** Events for which `match` holds; nothing is registered until iteration starts. */
@@ -79,11 +75,7 @@ class Subscriber implements AsyncIterator<LiveEvent> {
   }
 }
 
-/**
- * Fans events out to a set of subscribers, each with its own bounded queue. A plain set rather
- * than an emitter: nothing here warns about listener counts, and the number of subscribers is
- * bounded by the stream caps (LIVE_MAX_STREAMS).
- */
+/** Fans events out to a set of subscribers (bounded by LIVE_MAX_STREAMS), each with its own bounded queue. */
 export class InProcessEventBus implements LiveEventBus {
   private readonly subscribers = new Set<Subscriber>();
 

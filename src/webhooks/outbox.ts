@@ -23,10 +23,9 @@ export function newWebhookId(): string {
 }
 
 /**
- * Writes an event and one pending delivery per matching subscription, in the caller's
- * transaction. Matching means: active, bound to this event/eventType pair, and owned by a
- * subscriber of the company that owns the record — so another company never sees it.
- * Returns the event id, or null when the dedupe key is already on a stored event.
+ * Writes an event and one pending delivery per matching subscription (active, bound to this
+ * pair, owned by a subscriber of the record's company: another company never sees it), in the
+ * caller's transaction. Returns the event id, or null when the dedupe key is already stored.
  */
 export async function emitEvent(trx: Queryable, input: NewEvent): Promise<number | null> {
   const eventId = await insertEvent(trx, { ...input, dedupeKey: input.dedupeKey ?? null });
@@ -53,11 +52,9 @@ export interface DataChanges {
 const CHANGES_PER_SLICE = 500;
 
 /**
- * Turns a write's changes into events inside the same transaction: created/updated per
- * record, plus timesheet/approved when a status became Approved. Unchanged records emit
- * nothing, so re-importing identical data is silent. The result is what emitEvent would write
- * event by event, in the same order; the matching subscriptions are looked up once per
- * company and event pair, since they cannot change inside the transaction.
+ * Turns a write's changes into events in the same transaction, as emitEvent would one by one:
+ * created/updated per record, plus timesheet/approved when a status became Approved; unchanged
+ * records emit nothing. Matching subscriptions are looked up once per company and pair.
  */
 export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: Date = new Date()): Promise<number> {
   const occurredAt = now.toISOString();

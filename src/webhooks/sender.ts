@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { connect as netConnect, isIP, type LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import { buildConnector, Pool, type Dispatcher } from 'undici';
-import { setBounded } from '../shared/bounded-map.js';
 import type { AddressGuard } from './address-guard.js';
 
 export interface SendOutcome {
@@ -18,11 +17,7 @@ export interface SendOutcome {
 const READ_LIMIT_BYTES = 4096;
 /** The most an answer's header section may take. */
 const HEAD_LIMIT_BYTES = 16 * 1024;
-/**
- * Sends that may wait for a connection to one origin; one more is refused at once. The dispatcher
- * never has more sends in flight to one host than the origin has connections, so this only bounds
- * what another caller could pile up.
- */
+/** Sends that may wait for a connection to one origin (the dispatcher never makes any wait); one more is refused at once. */
 export const MAX_WAITING_PER_ORIGIN = 1000;
 /** TCP keep-alive probes on an idle socket start after this long (node's agents use the same). */
 const TCP_KEEPALIVE_MS = 1000;
@@ -54,11 +49,20 @@ export function readTarget(uri: string, guard: AddressGuard): SendTarget | Refus
   return { https: url.protocol === 'https:', origin: `${url.protocol}//${url.host.toLowerCase()}`, request: Object.freeze(urlToHttpOptions(url)) };
 }
 
-/**
- * The targets of the URIs sent to lately, each read once instead of on every send: a reading
- * depends only on the URI and the guard's ranges, which never change for one guard. Beyond
- * `capacity` URIs the least recently used one is forgotten.
- */
+/** `key`'s entry, made now if it has none, moved last: the first entry, the least recently used, is dropped past `max`. */
+function recent<K, V>(map: Map<K, V>, key: K, make: () => V, max: number, drop?: (value: V) => void): V {
+  const value = map.get(key) ?? make();
+  map.delete(key);
+  const [oldest] = map.size >= max ? map : [];
+  if (oldest) {
+    map.delete(oldest[0]);
+    drop?.(oldest[1]);
+  }
+  map.set(key, value);
+  return value;
+}
+
+/** The URIs sent to lately, each read once: a reading depends only on the URI and the guard, which never changes. */
 export class SendTargets {
   private readonly known = new Map<string, SendTarget | RefusedTarget>();
 
@@ -72,11 +76,7 @@ export class SendTargets {
   }
 
   targetOf(uri: string): SendTarget | RefusedTarget {
-    const target = this.known.get(uri) ?? readTarget(uri, this.guard);
-    // Most recently used last, so the first entry is the one to forget.
-    this.known.delete(uri);
-    setBounded(this.known, uri, target, this.capacity);
-    return target;
+    return recent(this.known, uri, () => readTarget(uri, this.guard), this.capacity);
   }
 }
 
@@ -93,9 +93,8 @@ export interface PoolLimits {
 
 /**
  * Opens every webhook connection: the name resolves through the guard's `lookup`, and the address
- * the socket actually reached is checked again before anything is written on it, so not even a TLS
- * handshake goes to an address the guard refuses. TLS (SNI for names, certificate verification,
- * session resumption) is undici's own connector, run over the checked socket.
+ * the socket reached is checked again before anything, a TLS handshake included, is written on
+ * it. TLS is undici's own connector, run over the checked socket.
  */
 function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnector.connector {
   const tls = buildConnector({ timeout: timeoutMs });
@@ -158,20 +157,8 @@ export class SendPools {
 
   /** The pool of `target`'s origin, made now if it has none. */
   poolOf(target: SendTarget): Pool {
-    let pool = this.pools.get(target.origin);
-    // Most recently used last, so the first entry is the one to evict.
-    this.pools.delete(target.origin);
-    if (!pool) {
-      const [oldest] = this.pools.size >= this.limits.origins ? this.pools : [];
-      if (oldest) {
-        this.pools.delete(oldest[0]);
-        // Sends under way on the evicted origin finish; its connections are not kept afterwards.
-        oldest[1].close().catch(() => undefined);
-      }
-      pool = new Pool(target.origin, this.options);
-    }
-    this.pools.set(target.origin, pool);
-    return pool;
+    // Sends under way on an evicted origin finish; its connections are not kept afterwards.
+    return recent(this.pools, target.origin, () => new Pool(target.origin, this.options), this.limits.origins, (pool) => void pool.close().catch(() => undefined));
   }
 
   /** Closes every connection, busy or idle, failing the sends under way or waiting; later sends open new ones. */
@@ -197,9 +184,8 @@ function firstOf(value: string | string[] | undefined): string | undefined {
 
 /**
  * POSTs one webhook through its origin's pool. Redirects are not followed (a 3xx is a failed
- * attempt), every connection is checked by the guard, the whole exchange (waiting for a
- * connection included) is bounded by `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are
- * read before the connection is dropped.
+ * attempt), the whole exchange (waiting for a connection included) is bounded by `timeoutMs`,
+ * and at most READ_LIMIT_BYTES of the answer are read.
  */
 export function postWebhook(
   uri: string,
@@ -226,13 +212,10 @@ export function postWebhook(
 }
 
 /**
- * One send from the moment it is dispatched to its outcome, under one deadline. It ends once, with
- * what has arrived so far; an answer not read whole ends its connection.
- *
- * A connection is kept for the next send only after a 2xx read whole. HTTP/1.1 cannot tell an
- * answer from one the receiver sends unasked: a receiver that answers 500 and then, a moment later,
- * 200 would otherwise have that 200 read as the answer to the next send on the connection. After
- * any other answer the connection is dropped before its end is read, so undici never reuses it.
+ * One send from dispatch to outcome, under one deadline; it ends once, with what has arrived.
+ * A connection is kept for the next send only after a 2xx read whole: HTTP/1.1 cannot tell an
+ * answer from one sent unasked (a 500 and, a moment later, a 200 would be read as the next send's
+ * answer), so after any other answer the connection is dropped before undici sees its end.
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private settled = false;
@@ -246,11 +229,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly timeoutMs: number,
+    timeoutMs: number,
     private readonly started: number,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
-    this.timer = setTimeout(() => this.timedOut(), timeoutMs);
+    this.timer = setTimeout(() => this.drop(this.status === null ? `timed out after ${timeoutMs} ms` : `response body not finished within ${timeoutMs} ms`), timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -296,24 +279,16 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.controller?.abort(new Error(problem ?? 'answer read'));
   }
 
-  private timedOut(): void {
-    this.drop(this.status === null ? `timed out after ${this.timeoutMs} ms` : `response body not finished within ${this.timeoutMs} ms`);
-  }
-
   private conclude(problem: string | null): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    this.resolve(this.outcomeOf(problem));
-  }
-
-  private outcomeOf(problem: string | null): SendOutcome {
     const { status } = this;
-    if (status === null) return outcome(this.started, null, excerpt(problem ?? 'no response'));
+    if (status === null) return this.resolve(outcome(this.started, null, excerpt(problem ?? 'no response')));
     // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
-    if (this.accepted) return outcome(this.started, status, problem);
+    if (this.accepted) return this.resolve(outcome(this.started, status, problem));
     const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
     const text = excerpt(Buffer.concat(this.body).subarray(0, READ_LIMIT_BYTES).toString('utf8'));
-    return outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.retryAfter);
+    this.resolve(outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.retryAfter));
   }
 }

@@ -69,10 +69,9 @@ const MAX_WAITING_RECORDS = 64;
 const RECORD_DELAY_MS = 10;
 
 /**
- * Rows leased ahead: per destination between 2 and 16 rounds of its sends in flight (by how
- * fast it answers), 16 rounds of the pool in all, each held at most 5 s and at most half of what
- * the lease leaves beyond the time-out, so a send from them ends well inside its lease. With
- * less room than 100 ms nothing is leased ahead.
+ * Rows leased ahead: per destination 2 to 16 rounds of its sends in flight (by how fast it
+ * answers), 16 rounds of the pool in all, each held at most 5 s and at most half of what the
+ * lease leaves beyond the time-out (below 100 ms, none), so their sends end well inside the lease.
  */
 export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeoutMs' | 'concurrency' | 'concurrencyPerHost'>) {
   const maxAgeMs = Math.min(5000, Math.floor((config.leaseMs - config.timeoutMs) / 2));
@@ -135,10 +134,7 @@ export class Dispatcher extends Periodic {
     this.ahead = rowsAheadLimits(this.config);
   }
 
-  /**
-   * Stops claiming and waits, bounded, for the sends in flight to be recorded (one still
-   * unrecorded keeps its lease, which expires). Rows leased ahead go back at once.
-   */
+  /** Stops claiming and waits, bounded, for the sends in flight to be recorded (one still unrecorded keeps its lease); rows leased ahead go back. */
   override async stop(): Promise<void> {
     const filled = super.stop();
     const drained = (async () => {
@@ -243,22 +239,20 @@ export class Dispatcher extends Periodic {
 
   /**
    * Sends held rows that fit under the caps, oldest due first, each read again under its lease
-   * first (one whose lease was cleared or passed on is dropped). The pool's last free slot is
-   * left to claims, so rows ahead never take the pool from other tenants' rows due before them.
+   * first. The pool's last free slot is left to claims, so rows ahead never take the pool from
+   * other tenants' rows due before them.
    */
   private async sendHeld(): Promise<void> {
     const room = this.free - 1;
     if (this.held.length === 0 || room <= 0 || !this.started) return;
     const picked: Held[] = [];
-    for (const h of this.held) {
-      if (picked.length >= room) break;
-      if (!this.fits(h.subscriptionId, h.host)) continue;
+    this.held = this.held.filter((h) => {
+      if (picked.length >= room || !this.fits(h.subscriptionId, h.host)) return true;
       this.take(h.id, h.subscriptionId, h.host);
       picked.push(h);
-    }
+      return false;
+    });
     if (picked.length === 0) return;
-    const taken = new Set(picked);
-    this.held = this.held.filter((h) => !taken.has(h));
     let rows: LeasedDelivery[];
     try {
       rows = await readLeased(this.db, picked.map((h) => h.id));
@@ -480,12 +474,10 @@ export class Dispatcher extends Periodic {
   }
 
   /**
-   * Records the attempt and moves the delivery on (while it still holds the lease), in one
-   * transaction shared with the other attempts that finished meanwhile. With `queued` (a
-   * delivered attempt), the record may wait a few milliseconds for others and `queued` frees the
-   * slot at once; the row stays leased until the record is written, so a crash means a resend,
-   * never a loss. Failed attempts are written before their slot frees, so the subscription's
-   * next send sees a pause or a failing_since they cause.
+   * Records the attempt and moves the delivery on (while it still holds the lease), in a
+   * transaction shared with others. A delivered attempt's record may wait a few milliseconds for
+   * company while `queued` frees its slot (the row stays leased until written: a crash means a
+   * resend, never a loss); failed attempts are written first, so the next send sees their pause.
    */
   private async finish(
     row: LeasedDelivery,

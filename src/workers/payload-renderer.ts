@@ -29,19 +29,13 @@ const LICENSE_DOCUMENT = licenseDocument();
 /** The documents payloads are rendered with: read operations (test/graphql/compiled-executor.test.ts runs them on both executors). */
 export const PAYLOAD_DOCUMENTS: readonly DocumentNode[] = [TIMESHEET_DOCUMENT, LICENSE_DOCUMENT];
 
-/** The same principal shape an API key produces, limited to the record owner's company. */
-function systemPrincipal(keyType: Principal['keyType'], companyId: number): Principal {
-  return { keyId: 0, keyType, companyId, customerIds: [], siteIds: [] };
-}
-
 /** Bodies kept after they are stored: enough for the deliveries of the events being sent now. */
 const RECENT_BODIES = 64;
 
 /**
- * Renders webhook bodies by running the very operations the REST reads run, through the one
- * execution path (src/graphql/execute.ts), so `data` is the record exactly as GET returns it.
- * The body is stored on the event the first time, and every later attempt and subscription
- * reuses those bytes; deliveries of one event sent at the same time share one rendering.
+ * Renders webhook bodies by running the very operations the REST reads run (src/graphql/execute.ts),
+ * so `data` is the record exactly as GET returns it. The body is stored on the event the first
+ * time, and every later attempt and subscription reuses those bytes.
  */
 export class PayloadRenderer {
   /** Renders under way, by event: deliveries of one event sent together share one. */
@@ -75,13 +69,14 @@ export class PayloadRenderer {
   }
 
   private async record(row: EventRow): Promise<unknown> {
-    const companyId = Number(row.company_id);
     const timesheet = row.event === 'timesheet';
-    const result = await this.execute(
-      timesheet
-        ? { document: TIMESHEET_DOCUMENT, variables: { timesheetId: Number(row.record_id) }, principal: systemPrincipal('timesheet', companyId) }
-        : { document: LICENSE_DOCUMENT, variables: { id: encodeGlobalID('License', Number(row.record_id)) }, principal: systemPrincipal('developer', companyId) },
-    );
+    // The same principal shape an API key produces, limited to the record owner's company.
+    const principal: Principal = { keyId: 0, keyType: timesheet ? 'timesheet' : 'developer', companyId: Number(row.company_id), customerIds: [], siteIds: [] };
+    const result = await this.execute({
+      document: timesheet ? TIMESHEET_DOCUMENT : LICENSE_DOCUMENT,
+      variables: timesheet ? { timesheetId: Number(row.record_id) } : { id: encodeGlobalID('License', Number(row.record_id)) },
+      principal,
+    });
     if (result.errors?.length) {
       // The first error is the cause, so a database that was unavailable can be told from a failed rendering.
       throw new Error(`rendering payload failed: ${result.errors.map((e) => e.message).join('; ')}`, { cause: result.errors[0] });

@@ -33,6 +33,13 @@ export abstract class Periodic {
     this.run();
   }
 
+  /** Stops the schedule and waits for the run under way. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
   /** A run now, or once more after the one under way. */
   protected run(): void {
     if (!this.timer) return;
@@ -43,9 +50,7 @@ export abstract class Periodic {
     this.again = false;
     this.running = this.tick()
       .then(
-        (more) => {
-          if (more === true) this.again = true;
-        },
+        (more) => void (this.again ||= more === true),
         (error: unknown) => {
           if (this.timer) console.error(`${this.label}:`, describeError(error));
         },
@@ -54,12 +59,5 @@ export abstract class Periodic {
         this.running = null;
         if (this.again) this.run();
       });
-  }
-
-  /** Stops the schedule and waits for the run under way. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
   }
 }

@@ -1,13 +1,14 @@
 import type { WebhookConfig } from '../config.js';
 import type { Execute } from '../graphql/execute.js';
+import { eventTailFor, type EventTail } from '../repositories/webhook-event-tail.js';
 import { PgEventNotifications } from '../repositories/webhook-event-notifications.js';
 import { pruneWebhookHistory, type PruneResult } from '../repositories/webhook-history.js';
 import { postgresConnectionString, type Db } from '../shared/db/knex.js';
 import { describeError } from '../shared/observability/error-description.js';
 import { scanLicensesOnce } from '../webhooks/license-events.js';
+import type { LiveEventBus } from '../webhooks/live-bus.js';
 import type { WebhookServices } from '../webhooks/services.js';
 import { Dispatcher } from './dispatcher.js';
-import { LiveRelay } from './live-relay.js';
 import { PayloadRenderer } from './payload-renderer.js';
 import { Periodic } from './periodic.js';
 
@@ -64,6 +65,49 @@ export class RetentionWorker extends Periodic {
   protected async tick(): Promise<PruneResult> {
     if (this.retentionDays === 0) return NOTHING_PRUNED;
     return pruneWebhookHistory(this.db, new Date(this.now()), this.retentionDays, { stopping: () => this.stopping });
+  }
+}
+
+/** Events read per query; a full batch is followed at once by the next. */
+const RELAY_BATCH = 200;
+
+/**
+ * Feeds the live bus from the events table, so events written by any process (`shiftgate
+ * import`, another instance) reach this instance's live clients too, once committed.
+ */
+export class LiveRelay extends Periodic {
+  private readonly tail: EventTail;
+
+  constructor(
+    db: Db,
+    private readonly bus: LiveEventBus,
+    private readonly renderer: PayloadRenderer,
+    intervalMs: number,
+  ) {
+    super('live events', intervalMs);
+    this.tail = eventTailFor(db);
+  }
+
+  protected async tick(): Promise<boolean> {
+    if (!this.tail.started || !this.bus.listening) {
+      // Nobody listening: just move the mark, so a new client starts from "now". The first run
+      // takes the mark at start, so a client subscribing before the first poll misses nothing.
+      await this.tail.skipToNow();
+      return false;
+    }
+    const rows = await this.tail.read(RELAY_BATCH);
+    for (const row of rows) {
+      let payload: string;
+      try {
+        payload = await this.renderer.payloadOf(row);
+      } catch (error) {
+        // One event that cannot be rendered must not hold back the ones behind it.
+        console.error('live events:', describeError(error));
+        continue;
+      }
+      this.bus.publish({ companyId: row.company_id, event: row.event, eventType: row.event_type, payload });
+    }
+    return rows.length === RELAY_BATCH;
   }
 }
 
