@@ -19,18 +19,6 @@ export function eventTailFor(db: Db): EventTail {
   return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
 }
 
-function eventRow(row: Record<string, unknown>): EventRow {
-  return {
-    event_id: Number(row.id),
-    event: String(row.event),
-    event_type: String(row.event_type),
-    company_id: Number(row.company_id),
-    record_id: Number(row.record_id),
-    occurred_at: String(row.occurred_at),
-    payload: (row.payload as string | null) ?? null,
-  };
-}
-
 /** SQLite: one writer at a time holds the write lock until it commits, so ids are drawn in commit order and `id > last` is exact. */
 export class IdTail implements EventTail {
   private lastId: number | null = null;
@@ -51,10 +39,9 @@ export class IdTail implements EventTail {
       .where('id', '>', this.lastId ?? 0)
       .orderBy('id')
       .limit(limit)
-      .select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as Record<string, unknown>[];
-    const events = rows.map(eventRow);
-    this.lastId = events.at(-1)?.event_id ?? this.lastId;
-    return events;
+      .select('id as event_id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as EventRow[];
+    this.lastId = rows.at(-1)?.event_id ?? this.lastId;
+    return rows;
   }
 }
 
@@ -105,11 +92,11 @@ export class SnapshotTail implements EventTail {
     const xacts = [...this.transactions.keys()];
     const ids = [...this.transactions.values()];
     const admitNew = this.transactions.size < this.maxTracked;
-    const result = await this.db.raw<{ rows: (Record<string, unknown> & { snapshot_xmin: string; xact: string | null })[] }>(
+    const result = await this.db.raw<{ rows: (EventRow & { snapshot_xmin: string; xact: string | null })[] }>(
       `select s.xmin::text as snapshot_xmin, e.*
          from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) s
          left join lateral (
-           select w.id, w.event, w.event_type, w.company_id, w.record_id, w.occurred_at, w.payload, w.xact_id::text as xact
+           select w.id as event_id, w.event, w.event_type, w.company_id, w.record_id, w.occurred_at, w.payload, w.xact_id::text as xact
              from webhook_events w
              left join unnest(?::xid8[], ?::bigint[]) as t(xact_id, id) on t.xact_id = w.xact_id
             where w.xact_id >= ?::xid8
@@ -120,8 +107,8 @@ export class SnapshotTail implements EventTail {
          ) e on true`,
       [xacts, ids, (this.floor ?? 0n).toString(), admitNew, limit],
     );
-    const rows = result.rows.filter((row) => row.id !== null && row.id !== undefined);
-    for (const row of rows) this.transactions.set(String(row.xact), Number(row.id));
+    const rows = result.rows.filter((row) => row.event_id != null);
+    for (const row of rows) this.transactions.set(String(row.xact), row.event_id);
     if (rows.length < limit) {
       // Everything visible was returned, and whatever commits later belongs to a transaction at
       // or above this snapshot's xmin: the floor moves up, and what lies below it is forgotten.
@@ -129,6 +116,6 @@ export class SnapshotTail implements EventTail {
       this.floor = xmin;
       for (const xact of this.transactions.keys()) if (BigInt(xact) < xmin) this.transactions.delete(xact);
     }
-    return rows.map(eventRow);
+    return rows;
   }
 }

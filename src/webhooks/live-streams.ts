@@ -4,7 +4,7 @@ import type { LiveConfig } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { apiError, unauthenticated } from '../shared/errors.js';
 import { activeApiKeyIds } from '../repositories/api-keys.js';
-import { describeError } from '../shared/observability/error-description.js';
+import { Periodic } from '../shared/periodic.js';
 
 /** How often open streams are checked against their token's expiry (and, when due, their key). */
 const SWEEP_MS = 500;
@@ -60,28 +60,21 @@ export class LiveTicket {
   }
 }
 
-interface LiveStreamsOptions {
-  db: Db;
-  limits: LiveConfig;
-  /** API_KEY_CACHE_SECONDS: a revoked key's streams end within this. */
-  keyCheckSeconds: number;
-  now: () => number;
-}
-
 /**
  * Every open live stream of this instance: the caps (LIVE_MAX_STREAMS_PER_KEY, LIVE_MAX_STREAMS)
  * and the credential watch. A stream lasts, so one timer (running only while streams are open)
  * ends streams whose token expired, and reads their keys' state in one query at least every
  * API_KEY_CACHE_SECONDS: a revoked key's stream ends as soon as its requests would start failing.
  */
-export class LiveStreams {
+export class LiveStreams extends Periodic {
   private readonly open = new Set<LiveTicket>();
   private readonly perKey = new Map<number, number>();
-  private timer: NodeJS.Timeout | null = null;
   private lastKeyCheck = 0;
-  private checking = false;
 
-  constructor(private readonly options: LiveStreamsOptions) {}
+  /** `keyCheckSeconds`: API_KEY_CACHE_SECONDS, within which a revoked key's streams end. */
+  constructor(private readonly options: { db: Db; limits: LiveConfig; keyCheckSeconds: number; now: () => number }) {
+    super('live streams', SWEEP_MS);
+  }
 
   get size(): number {
     return this.open.size;
@@ -89,7 +82,7 @@ export class LiveStreams {
 
   /** Whether the watch timer runs (exactly while streams are open). */
   get watching(): boolean {
-    return this.timer !== null;
+    return this.started;
   }
 
   /**
@@ -107,10 +100,9 @@ export class LiveStreams {
     const ticket = new LiveTicket(keyId, expiresAt, this.options.now, (t) => this.forget(t));
     this.open.add(ticket);
     this.perKey.set(keyId, ofKey + 1);
-    if (!this.timer) {
+    if (!this.started) {
       this.lastKeyCheck = this.options.now();
-      this.timer = setInterval(() => this.sweep(), SWEEP_MS);
-      this.timer.unref();
+      this.start();
     }
     res.once('close', () => ticket.release());
     return ticket;
@@ -126,27 +118,16 @@ export class LiveStreams {
     const left = (this.perKey.get(ticket.keyId) ?? 1) - 1;
     if (left > 0) this.perKey.set(ticket.keyId, left);
     else this.perKey.delete(ticket.keyId);
-    if (this.open.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    }
+    if (this.open.size === 0) void this.stop();
   }
 
-  private sweep(): void {
+  protected async tick(): Promise<void> {
     for (const ticket of this.open) ticket.lapsed();
     const now = this.options.now();
     // One sweep early rather than one late, so the check interval never exceeds the cache window.
-    if (this.checking || now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
+    if (now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
     this.lastKeyCheck = now;
-    this.checking = true;
-    activeApiKeyIds(this.options.db, [...this.perKey.keys()])
-      .then((keyIds) => {
-        const active = new Set(keyIds);
-        for (const ticket of [...this.open]) if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
-      })
-      .catch((error: unknown) => console.error('live streams:', describeError(error)))
-      .finally(() => {
-        this.checking = false;
-      });
+    const active = new Set(await activeApiKeyIds(this.options.db, [...this.perKey.keys()]));
+    for (const ticket of [...this.open]) if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
   }
 }

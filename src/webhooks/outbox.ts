@@ -8,15 +8,8 @@ import { insertEvents } from '../repositories/webhook-events-bulk.js';
 import type { Queryable } from '../shared/db/knex.js';
 import type { CatalogEvent } from './catalog.js';
 
-export interface NewEvent {
-  event: CatalogEvent;
-  eventType: string;
-  companyId: number;
-  recordId: number;
-  occurredAt: string;
-  /** The once-only key of an event that may happen only once, already taken by the caller in webhook_event_keys (claimEventKeys). */
-  dedupeKey?: string;
-}
+/** An event to emit; `dedupeKey`, for one that may happen only once, already taken by the caller (claimEventKeys). */
+export type NewEvent = Omit<EventInsert, 'event' | 'dedupeKey'> & { event: CatalogEvent; dedupeKey?: string };
 
 export function newWebhookId(): string {
   return `msg_${randomBytes(16).toString('base64url')}`;

@@ -22,7 +22,7 @@ import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.
 import { postWebhook, SendPools, SendTargets, type SendOutcome } from '../webhooks/sender.js';
 import { previousSecretStillSigns, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
-import { Periodic } from './periodic.js';
+import { Periodic } from '../shared/periodic.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -32,7 +32,6 @@ export interface DispatcherOptions {
   now?: () => number;
   /** Names this dispatcher (this instance) in lease rows and in webhook_attempts.instance_id. */
   owner?: string;
-  random?: () => number;
 }
 
 /** A row leased ahead for a destination: sent when a slot frees, read again under its lease first. */
@@ -420,8 +419,7 @@ export class Dispatcher extends Periodic {
   async deliver(row: LeasedDelivery, queued?: () => void): Promise<void> {
     if (!toBool(row.is_active)) {
       // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
-      await this.finish(row, { state: 'failed' }, null);
-      return;
+      return this.finish(row, null, { state: 'failed' });
     }
     let outcome: SendOutcome;
     let rendered = false;
@@ -449,7 +447,6 @@ export class Dispatcher extends Periodic {
 
   private async record(row: LeasedDelivery, outcome: SendOutcome, queued?: () => void): Promise<void> {
     const nowMs = this.now();
-    const attempt_count = Number(row.attempt_count) + 1;
     const attempt: AttemptInsert = {
       delivery_id: Number(row.id),
       attempted_at: iso(nowMs),
@@ -462,15 +459,15 @@ export class Dispatcher extends Periodic {
     recordWebhookAttempt(ok);
     // Rows are leased ahead only for a destination that answers.
     if (outcome.status !== null) this.noteAnswered(row, outcome.durationMs);
-    if (ok) return this.finish(row, { state: 'delivered', attempt_count }, attempt, { failingSince: null }, queued);
+    if (ok) return this.finish(row, attempt, { state: 'delivered', failingSince: null }, queued);
     // 410 Gone: the receiver says the endpoint is retired; stop at once.
-    if (outcome.status === 410) return this.finish(row, { state: 'failed', attempt_count }, attempt, { deactivate: true });
+    if (outcome.status === 410) return this.finish(row, attempt, { state: 'failed', deactivate: true });
     const honoured = outcome.status === 429 || outcome.status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : null;
-    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempt_count, honoured, this.options.random);
+    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, Number(row.attempt_count) + 1, honoured);
+    const retryAt = delay === null ? undefined : iso(nowMs + delay);
     const failingSince = row.failing_since ?? iso(nowMs);
     const disable = nowMs - Date.parse(failingSince) >= this.config.disableAfterHours * 3600 * 1000;
-    const delivery = delay === null ? { state: 'failed', attempt_count } : { state: 'pending', attempt_count, next_attempt_at: iso(nowMs + delay) };
-    return this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failingSince });
+    return this.finish(row, attempt, { state: retryAt ? 'pending' : 'failed', retryAt, ...(disable ? { deactivate: true } : { failingSince }) });
   }
 
   /**
@@ -481,26 +478,24 @@ export class Dispatcher extends Periodic {
    */
   private async finish(
     row: LeasedDelivery,
-    delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
     attempt: AttemptInsert | null,
-    subscription: { failingSince?: string | null; deactivate?: boolean } = {},
+    next: { state: string; retryAt?: string; failingSince?: string | null; deactivate?: boolean },
     queued?: () => void,
   ): Promise<void> {
     const nowMs = this.now();
-    const terminal = delivery.state !== 'pending';
     const settlement: Settlement = {
       deliveryId: Number(row.id),
       leaseOwner: row.lease_owner,
       delivery: {
-        state: delivery.state,
-        attempt_count: delivery.attempt_count,
-        next_attempt_at: terminal ? null : (delivery.next_attempt_at ?? null),
-        completed_at: terminal ? iso(nowMs) : null,
+        state: next.state,
+        attempt_count: attempt ? Number(row.attempt_count) + 1 : undefined,
+        next_attempt_at: next.retryAt ?? null,
+        completed_at: next.retryAt ? null : iso(nowMs),
       },
       attempt,
       subscriptionId: Number(row.subscription_id),
-      failingSince: subscription.failingSince,
-      deactivate: subscription.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
+      failingSince: next.failingSince,
+      deactivate: next.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
     if (!queued || !this.started || this.records.size >= MAX_WAITING_RECORDS) {
       await this.records.add(settlement, true);

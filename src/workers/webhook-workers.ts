@@ -10,7 +10,7 @@ import type { LiveEventBus } from '../webhooks/live-bus.js';
 import type { WebhookServices } from '../webhooks/services.js';
 import { Dispatcher } from './dispatcher.js';
 import { PayloadRenderer } from './payload-renderer.js';
-import { Periodic } from './periodic.js';
+import { Periodic } from '../shared/periodic.js';
 
 /** Scans licenses for due events at start-up and then every interval. */
 export class LicenseScheduler extends Periodic {

@@ -1,4 +1,4 @@
-import { describeError } from '../shared/observability/error-description.js';
+import { describeError } from './observability/error-description.js';
 
 /**
  * A background job: run at start, every `intervalMs` and on wake(), one run at a time. A wake
