@@ -25,39 +25,27 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-function toDelivery(row: Record<string, unknown>): DeliveryRecord {
-  return {
-    deliveryId: Number(row.id),
-    subscriptionId: Number(row.subscription_id),
-    webhookId: String(row.webhook_id),
-    event: String(row.event),
-    eventType: String(row.event_type),
-    state: String(row.state) as DeliveryRecord['state'],
-    attemptCount: Number(row.attempt_count),
-    nextAttemptAt: row.state === 'pending' ? ((row.next_attempt_at as string | null) ?? null) : null,
-    createdDateTime: String(row.created_at),
-    completedDateTime: (row.completed_at as string | null) ?? null,
-  };
-}
-
+/** Deliveries with their event's pair, read as DeliveryRecords. */
 function selectDeliveries(db: Db) {
   return db('webhook_deliveries as d')
     .join('webhook_events as e', 'e.id', 'd.event_id')
-    .select('d.*', 'e.event', 'e.event_type');
+    .select(
+      { deliveryId: 'd.id', subscriptionId: 'd.subscription_id', webhookId: 'd.webhook_id', event: 'e.event', eventType: 'e.event_type', state: 'd.state' },
+      { attemptCount: 'd.attempt_count', createdDateTime: 'd.created_at', completedDateTime: 'd.completed_at' },
+      db.raw(`CASE WHEN d.state = 'pending' THEN d.next_attempt_at END AS "nextAttemptAt"`),
+    );
 }
 
 /** A keyset page of one subscription's deliveries, newest first; the caller has checked that the subscription is in scope. */
 export async function deliveryPage(db: Db, subscriptionId: number, page: KeysetPage): Promise<DeliveryRecord[]> {
   const query = selectDeliveries(db).where('d.subscription_id', subscriptionId);
   applyKeysetPage(query, 'd.id', page, 'desc');
-  return ((await query) as Record<string, unknown>[]).map(toDelivery);
+  return (await query) as DeliveryRecord[];
 }
 
 export async function findDelivery(db: Db, subscriptionId: number, deliveryId: number): Promise<DeliveryRecord | null> {
-  const row = (await selectDeliveries(db).where({ 'd.id': deliveryId, 'd.subscription_id': subscriptionId }).first()) as
-    | Record<string, unknown>
-    | undefined;
-  return row ? toDelivery(row) : null;
+  const row = (await selectDeliveries(db).where({ 'd.id': deliveryId, 'd.subscription_id': subscriptionId }).first()) as DeliveryRecord | undefined;
+  return row ?? null;
 }
 
 /**

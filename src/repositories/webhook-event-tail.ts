@@ -45,10 +45,7 @@ export class IdTail implements EventTail {
   }
 }
 
-/**
- * Past this many transactions read above the floor (while an old transaction holds the floor
- * back), rows of further transactions wait until the floor moves: bounded, only delayed.
- */
+/** Past this many transactions tracked above the floor, rows of further ones wait until the floor moves: bounded, only delayed. */
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**

@@ -14,11 +14,9 @@ export interface PruneResult {
 
 /**
  * Deletes webhook history older than `retentionDays`: finished deliveries with their attempts,
- * then events that have no delivery left (pending deliveries, and so their events, stay). Works
- * in small batches, each its own transaction, yielding to the event loop between them and
- * checking `stopping`. Every delete re-checks its condition, so a delivery redelivered while a
- * batch was chosen stays; on PostgreSQL a batch skips deliveries another transaction holds. An
- * event's once-only key is kept in webhook_event_keys, so the license scheduler never emits it again.
+ * then events with no delivery left, in small transactions with a pause (and a `stopping` check)
+ * between them. Every delete re-checks its condition, so a delivery redelivered meanwhile stays;
+ * an event's once-only key is kept in webhook_event_keys, so it is never emitted again.
  */
 export async function pruneWebhookHistory(
   db: Db,

@@ -82,9 +82,8 @@ export class AddressGuard {
   }
 
   /**
-   * A dns.lookup replacement for http(s).request: resolves, then refuses the connection when
-   * any resolved address is forbidden. The check runs on the very addresses the socket will
-   * use, so a name that re-resolves to an internal address later (DNS rebinding) is still caught.
+   * A dns.lookup replacement for connections: refuses when any resolved address is forbidden. It
+   * checks the very addresses the socket will use, so DNS rebinding is caught too.
    */
   readonly lookup = (
     hostname: string,
@@ -105,9 +104,8 @@ export class AddressGuard {
   };
 
   /**
-   * Checks a URL's host before it is stored: literal addresses (in any numeric spelling the URL
-   * parser accepts) directly, names by resolving them. A name that does not resolve now is
-   * accepted, because it reaches nothing; delivery checks again on every connection.
+   * Checks a URL's host before it is stored: literal addresses (in any spelling the URL parser
+   * accepts) directly, names by resolving them (one that does not resolve now reaches nothing).
    */
   async hostProblem(url: URL): Promise<string | null> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

@@ -4,10 +4,9 @@ import type { AddressGuard } from './address-guard.js';
 const MAX_URI_LENGTH = 2048;
 
 /**
- * The rule for a subscription URI, used by create and update alike (so by REST and GraphQL
- * alike): an absolute http(s) URL without credentials, not pointing into a loopback, private,
- * link-local or reserved network (SSRF; delivery repeats the address check on connect). It is
- * kept exactly as the caller wrote it, so padding with white space is refused, not trimmed.
+ * The rule for a subscription URI at create and update (REST and GraphQL): an absolute http(s)
+ * URL without credentials, not pointing into a non-public network (SSRF; delivery checks again on
+ * connect). It is kept exactly as written, so padding with white space is refused, not trimmed.
  */
 export async function checkDeliveryTarget(value: string, guard: AddressGuard): Promise<string> {
   if (value === '' || value.length > MAX_URI_LENGTH) {

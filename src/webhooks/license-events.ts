@@ -94,10 +94,9 @@ export async function scanLicenses(db: Queryable, now: Date, maxReminderDays = 3
 }
 
 /**
- * One scan across all instances. On PostgreSQL the scan runs in a transaction holding an
- * advisory lock; an instance that cannot take it skips this round, because another one is
- * scanning right now (the dedupe keys alone guarantee "once"; the lock spares the duplicate
- * work). Returns the number of events written, or null when another instance held the lock.
+ * One scan across all instances: on PostgreSQL under an advisory lock, which an instance that
+ * cannot take it skips this round (the keys alone guarantee "once"; the lock spares the work).
+ * Returns the number of events written, or null when another instance held the lock.
  */
 export async function scanLicensesOnce(db: Db, now: Date): Promise<number | null> {
   if (!isPostgres(db)) return scanLicenses(db, now);

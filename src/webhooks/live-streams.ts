@@ -85,10 +85,7 @@ export class LiveStreams extends Periodic {
     return this.started;
   }
 
-  /**
-   * Takes a slot for a stream of `keyId`, or refuses with RATE_LIMITED (429, Retry-After set on
-   * `res`). The slot is given back when the response closes, however it ends.
-   */
+  /** Takes a slot for a stream of `keyId` until `res` closes, or refuses with RATE_LIMITED (429, Retry-After set on `res`). */
   admit(keyId: number, expiresAt: number, res: ServerResponse): LiveTicket {
     const { maxPerKey, maxStreams } = this.options.limits;
     const ofKey = this.perKey.get(keyId) ?? 0;

@@ -121,12 +121,8 @@ export class Dispatcher extends Periodic {
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.pools = new SendPools(options.guard, {
-      socketsPerOrigin: this.config.concurrencyPerHost,
-      idleMs: IDLE_SOCKET_MS,
-      origins: POOLED_ORIGINS,
-      connectTimeoutMs: this.config.timeoutMs,
-    });
+    const limits = { socketsPerOrigin: this.config.concurrencyPerHost, idleMs: IDLE_SOCKET_MS, origins: POOLED_ORIGINS, connectTimeoutMs: this.config.timeoutMs };
+    this.pools = new SendPools(options.guard, limits);
     this.targets = new SendTargets(options.guard, SEND_TARGETS);
     // The wait stays well inside the lease, so a record written late never meets another dispatcher's lease.
     this.records = new RecordBatches((batch) => settleDeliveries(this.db, batch), Math.min(RECORD_DELAY_MS, Math.floor(this.config.leaseMs / 10)));
@@ -141,9 +137,7 @@ export class Dispatcher extends Periodic {
       this.records.flush();
       await Promise.allSettled([...this.sending]);
     })();
-    let deadline: NodeJS.Timeout | undefined;
-    await Promise.race([drained, new Promise<void>((resolve) => (deadline = setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS).unref()))]);
-    clearTimeout(deadline);
+    await Promise.race([drained, new Promise<void>((resolve) => setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS).unref())]);
     this.topUps.clear();
     this.drained.clear();
     await this.giveBack(this.held.splice(0));
@@ -497,7 +491,7 @@ export class Dispatcher extends Periodic {
       failingSince: next.failingSince,
       deactivate: next.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
-    if (!queued || !this.started || this.records.size >= MAX_WAITING_RECORDS) {
+    if (!queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS) {
       await this.records.add(settlement, true);
       return;
     }
@@ -514,7 +508,7 @@ export class Dispatcher extends Periodic {
  * record never takes the others with it (one never written leaves its delivery leased).
  */
 class RecordBatches {
-  private waiting: { settlement: Settlement; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  readonly waiting: { settlement: Settlement; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
   private writes = Promise.resolve();
@@ -523,10 +517,6 @@ class RecordBatches {
     private readonly write: (batch: readonly Settlement[]) => Promise<unknown>,
     private readonly delayMs: number,
   ) {}
-
-  get size(): number {
-    return this.waiting.length;
-  }
 
   add(settlement: Settlement, now: boolean): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -7,11 +7,7 @@ import { StaffLicensesDocument, TimesheetDocument } from '../generated/operation
 import type { Execute } from '../graphql/execute.js';
 import { setBounded } from '../shared/bounded-map.js';
 
-/**
- * The license payload uses exactly the selection of one element of the REST license list
- * (staff → licenses → edges → node in staffLicenses.graphql), lifted into a node lookup, so
- * the two can never drift apart.
- */
+/** The license payload: the selection of one element of the REST license list (staffLicenses.graphql) in a node lookup, so the two never drift apart. */
 function licenseDocument(): DocumentNode {
   const source = StaffLicensesDocument as unknown as DocumentNode;
   let selection: SelectionSetNode | undefined = source.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)?.selectionSet;
