@@ -58,16 +58,13 @@ export async function attemptsOf(db: Db, deliveryIds: readonly number[], latest:
     .rowNumber('newest', (window) => window.orderBy('id', 'desc').partitionBy('delivery_id'))
     .whereIn('delivery_id', deliveryIds as number[])
     .as('numbered');
-  const rows = (await db.select('*').from(numbered).where('newest', '<=', latest).orderBy('id')) as Record<string, unknown>[];
+  const rows = (await db
+    .select({ deliveryId: 'delivery_id', attemptedAt: 'attempted_at', httpStatus: 'http_status', durationMs: 'duration_ms', error: 'error' })
+    .from(numbered)
+    .where('newest', '<=', latest)
+    .orderBy('id')) as (AttemptRecord & { deliveryId: number })[];
   const grouped = new Map<number, AttemptRecord[]>(deliveryIds.map((id) => [id, []]));
-  for (const row of rows) {
-    grouped.get(Number(row.delivery_id))?.push({
-      attemptedAt: String(row.attempted_at),
-      httpStatus: row.http_status == null ? null : Number(row.http_status),
-      durationMs: Number(row.duration_ms),
-      error: (row.error as string | null) ?? null,
-    });
-  }
+  for (const { deliveryId, ...attempt } of rows) grouped.get(deliveryId)?.push(attempt);
   return deliveryIds.map((id) => grouped.get(id)!);
 }
 
@@ -138,7 +135,7 @@ function leaseSql(filter: string, postgres: boolean): string {
     filter +
     ' ORDER BY next_attempt_at LIMIT ?' +
     (postgres ? ' FOR UPDATE SKIP LOCKED' : '') +
-    ') RETURNING id, subscription_id, next_attempt_at'
+    ') RETURNING id, subscription_id AS "subscriptionId", next_attempt_at AS "nextAttemptAt"'
   );
 }
 
@@ -149,6 +146,13 @@ const leasedSql = (count: number) =>
   'su.modified_date_time, sb.signing_secret, sb.previous_signing_secret, sb.previous_secret_expires_at ' +
   'FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN subscriptions su ON su.id = d.subscription_id ' +
   `JOIN subscribers sb ON sb.id = su.subscriber_id WHERE d.id IN (${placeholders(count)})`;
+
+/** A due delivery just leased: what placing it under the caps needs. */
+export interface DueDelivery {
+  id: number;
+  subscriptionId: number;
+  nextAttemptAt: string;
+}
 
 export interface Lease {
   token: string;
@@ -174,16 +178,12 @@ export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: read
 }
 
 /** Leases up to `limit` due deliveries of `subscriptions`, oldest first, returning only what placing them needs (each is read whole just before it is sent). */
-export async function leaseDueOfSubscriptions(
-  db: Db,
-  lease: Lease & { subscriptions: readonly number[] },
-): Promise<{ id: number; subscriptionId: number; nextAttemptAt: string }[]> {
+export async function leaseDueOfSubscriptions(db: Db, lease: Lease & { subscriptions: readonly number[] }): Promise<DueDelivery[]> {
   if (lease.subscriptions.length === 0 || lease.limit <= 0) return [];
   // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
   // instead of reading every row of the subscriptions (finished ones included) and sorting.
   const filter = ` AND +subscription_id IN (${placeholders(lease.subscriptions.length)})`;
-  const rows = await withStatements(db, { transaction: false }, (sql) => leaseWith(sql, db, lease, filter, lease.subscriptions));
-  return rows.map((row) => ({ id: Number(row.id), subscriptionId: Number(row.subscription_id), nextAttemptAt: String(row.next_attempt_at) }));
+  return (await withStatements(db, { transaction: false }, (sql) => leaseWith(sql, db, lease, filter, lease.subscriptions))) as unknown as DueDelivery[];
 }
 
 /** The deliveries of `ids` read afresh: the lease (cleared by a cancel, or passed on), the subscription and its signing secrets may have changed. */

@@ -7,11 +7,9 @@ const EVENTS_CHANNEL = 'shiftgate_events';
 const RETRY_MS = 5000;
 
 /**
- * LISTENs on PostgreSQL for newly committed webhook events (migration 003: a trigger on
- * webhook_events NOTIFYs with the table's schema) and calls `onEvents`, so every instance's live
- * relay and dispatcher react at once instead of at their next poll. It carries no data (the
- * events table stays the source of truth) and polling remains the fallback, so a lost
- * connection only costs latency. A LISTEN belongs to a session: one dedicated connection, outside the knex pool.
+ * LISTENs on PostgreSQL, on a connection of its own, for newly committed webhook events (migration
+ * 003: a trigger NOTIFYs with the table's schema) and calls `onEvents`, so every instance's relay
+ * and dispatcher react at once. The events table stays the source of truth and polling the fallback.
  */
 export class PgEventNotifications extends Periodic {
   private client: pg.Client | null = null;

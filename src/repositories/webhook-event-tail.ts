@@ -49,13 +49,11 @@ export class IdTail implements EventTail {
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**
- * PostgreSQL: transactions commit out of id order, so `id > last` would pass over a row whose
- * transaction was still open when a higher id was read. Every event row carries the id of the
- * transaction that wrote it (migration 006_live_event_order), and the position is kept in those
- * terms: the floor (the snapshot's xmin at a read that returned everything it found: every
- * transaction below it had finished, its rows all returned) and, for each transaction at or
- * above it already read from, the highest id returned. A transaction's rows become visible all at
- * once, so each is returned by the first read after its commit, once, and events are not held
+ * PostgreSQL: transactions commit out of id order, so each event row carries the id of the
+ * transaction that wrote it (migration 006_live_event_order) and the position is kept in those
+ * terms: the floor (the snapshot's xmin at a read that returned everything it found) and, for each
+ * transaction above it already read from, the highest id returned. A transaction's rows become
+ * visible at once, so each is returned by the first read after its commit, and events are not held
  * back behind a long transaction (an import) still running.
  */
 export class SnapshotTail implements EventTail {

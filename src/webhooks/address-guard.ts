@@ -32,17 +32,13 @@ const forbidden = blockList([
 
 /** Eight 16-bit groups of an IPv6 address (also in its "::ffff:1.2.3.4" form). */
 function ipv6Groups(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4?.[1]) {
-    const [a = 0, b = 0, c = 0, d = 0] = v4[1].split('.').map(Number);
-    text = text.slice(0, -v4[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
-  return [...left, ...Array<string>(fill).fill('0'), ...right].map((g) => parseInt(g, 16));
+  const text = address
+    .replace(/%.*$/, '')
+    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head, tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  return [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right].map((g) => parseInt(g, 16));
 }
 
 /** The IPv4 address hidden in an IPv6 one (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */

@@ -7,11 +7,8 @@ export interface LiveEvent {
   payload: string;
 }
 
-/** One subscriber's events, from subscribing until its iterator is returned. */
-export interface LiveSubscription extends AsyncIterable<LiveEvent> {
-  /** True when the subscriber fell too far behind and was cut off (its iterator then ends). */
-  readonly lagged: boolean;
-}
+/** One subscriber's events until its iterator is returned; `lagged` when it fell too far behind and was cut off (its iterator then ends). */
+type LiveSubscription = AsyncIterable<LiveEvent> & { readonly lagged: boolean };
 
 /** The seam for live events: in-process today; an implementation over LISTEN/NOTIFY could replace it without touching its users. */
 export interface LiveEventBus {

@@ -62,9 +62,8 @@ export class LiveTicket {
 
 /**
  * Every open live stream of this instance: the caps (LIVE_MAX_STREAMS_PER_KEY, LIVE_MAX_STREAMS)
- * and the credential watch. A stream lasts, so one timer (running only while streams are open)
- * ends streams whose token expired, and reads their keys' state in one query at least every
- * API_KEY_CACHE_SECONDS: a revoked key's stream ends as soon as its requests would start failing.
+ * and, while streams are open, a watch that ends those whose token expired or whose key was
+ * revoked (keys read in one query at least every API_KEY_CACHE_SECONDS).
  */
 export class LiveStreams extends Periodic {
   private readonly open = new Set<LiveTicket>();

@@ -83,9 +83,7 @@ export class SendTargets {
 export interface PoolLimits {
   /** Connections one origin may hold, busy and idle together (the per-host send cap is the natural value). */
   socketsPerOrigin: number;
-  /** An idle keep-alive connection is closed after this long. */
   idleMs: number;
-  /** Origins with connections at once; the least recently used one is closed to make room. */
   origins: number;
   /** A connection not made (TLS handshake included) within this long fails. */
   connectTimeoutMs: number;
@@ -157,8 +155,9 @@ export class SendPools {
 
   /** The pool of `target`'s origin, made now if it has none. */
   poolOf(target: SendTarget): Pool {
+    const make = () => new Pool(target.origin, this.options);
     // Sends under way on an evicted origin finish; its connections are not kept afterwards.
-    return recent(this.pools, target.origin, () => new Pool(target.origin, this.options), this.limits.origins, (pool) => void pool.close().catch(() => undefined));
+    return recent(this.pools, target.origin, make, this.limits.origins, (pool) => void pool.close().catch(() => undefined));
   }
 
   /** Closes every connection, busy or idle, failing the sends under way or waiting; later sends open new ones. */
@@ -233,7 +232,9 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly started: number,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
-    this.timer = setTimeout(() => this.drop(this.status === null ? `timed out after ${timeoutMs} ms` : `response body not finished within ${timeoutMs} ms`), timeoutMs);
+    this.timer = setTimeout(() => {
+      this.drop(this.status === null ? `timed out after ${timeoutMs} ms` : `response body not finished within ${timeoutMs} ms`);
+    }, timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {

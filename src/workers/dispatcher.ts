@@ -8,6 +8,7 @@ import {
   releaseLeases,
   settleDeliveries,
   type AttemptInsert,
+  type DueDelivery,
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
@@ -35,14 +36,7 @@ export interface DispatcherOptions {
 }
 
 /** A row leased ahead for a destination: sent when a slot frees, read again under its lease first. */
-interface Held {
-  id: number;
-  subscriptionId: number;
-  host: string;
-  token: string;
-  leasedAt: number;
-  due: string;
-}
+type Held = DueDelivery & { host: string; token: string; leasedAt: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const log = (error: unknown) => console.error('webhook dispatcher:', describeError(error));
@@ -79,13 +73,11 @@ export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeout
 }
 
 /**
- * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Free slots
- * claim due rows with a lease, and each send frees its slot once its attempt is recorded, so one
- * slow receiver never holds up the rest. Caps per subscription and per destination keep any one
- * receiver to its share: subscriptions at a cap are not claimed, rows over a cap are released at
- * once. For a destination that answers, some of its due rows are leased ahead (rowsAheadLimits)
- * so a slot it frees is refilled without a claim. A dispatcher that dies loses nothing: its
- * leases expire and any dispatcher takes the rows again (delivery is at-least-once).
+ * Sends due deliveries through a pool of WEBHOOK_CONCURRENCY slots: free slots claim due rows
+ * with a lease, and each send frees its slot once its attempt is recorded. Caps per subscription
+ * and per destination keep any one receiver to its share (rows over a cap are released at once).
+ * For a destination that answers, due rows are leased ahead (rowsAheadLimits), so a slot it frees
+ * is refilled without a claim. A dispatcher that dies loses nothing: its leases expire.
  */
 export class Dispatcher extends Periodic {
   private readonly db: Db;
@@ -178,10 +170,10 @@ export class Dispatcher extends Periodic {
     return this.config.concurrency - this.slots.size;
   }
 
-  /** Where a delivery goes, for the per-host cap: its origin (a URI that cannot be sent to counts as its own). */
+  /** Where a delivery goes, for the per-host cap: its origin's host and port (a URI that cannot be sent to counts as its own). */
   private destinationOf(uri: string): string {
     const target = this.targets.targetOf(uri);
-    return 'origin' in target ? target.origin : uri;
+    return 'origin' in target ? target.origin.slice(target.origin.indexOf('//') + 2) : uri;
   }
 
   private fits(subscriptionId: number, host: string): boolean {
@@ -231,9 +223,8 @@ export class Dispatcher extends Periodic {
   }
 
   /**
-   * Sends held rows that fit under the caps, oldest due first, each read again under its lease
-   * first. The pool's last free slot is left to claims, so rows ahead never take the pool from
-   * other tenants' rows due before them.
+   * Sends held rows that fit under the caps, oldest due first, each read again under its lease. The
+   * pool's last free slot is left to claims: rows ahead never take it from other tenants' rows.
    */
   private async sendHeld(): Promise<void> {
     const room = this.free - 1;
@@ -317,16 +308,16 @@ export class Dispatcher extends Periodic {
         subscriptions.add(id);
       }
       const nowMs = this.now();
-      const token = this.token();
+      const token = `${this.owner}:${randomUUID()}`;
       const leased = await leaseDueOfSubscriptions(this.db, { token, now: iso(nowMs), until: iso(nowMs + this.config.leaseMs), limit, subscriptions: [...subscriptions] });
       if (leased.length < limit) {
         if (this.drained.size >= MAX_DRAINED_HOSTS) this.drained.clear();
         this.drained.add(host);
       }
       if (leased.length === 0) continue;
-      for (const row of leased) this.held.push({ id: row.id, subscriptionId: row.subscriptionId, host, token, leasedAt: nowMs, due: row.nextAttemptAt });
+      for (const row of leased) this.held.push({ ...row, host, token, leasedAt: nowMs });
       // Due times are ISO-8601 strings of one shape: code-unit order is time order.
-      this.held.sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id - b.id));
+      this.held.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id - b.id));
       added = true;
     }
     return added;
@@ -380,14 +371,10 @@ export class Dispatcher extends Periodic {
     }
   }
 
-  private token(): string {
-    return `${this.owner}:${randomUUID()}`;
-  }
-
   /** Leases up to `limit` due deliveries, oldest first, except those of the `excluded` subscriptions (leaseDueDeliveries). */
   claim(limit: number, leaseMs = this.config.leaseMs, excluded: readonly number[] = []): Promise<LeasedDelivery[]> {
     const nowMs = this.now();
-    return leaseDueDeliveries(this.db, { token: this.token(), now: iso(nowMs), until: iso(nowMs + leaseMs), limit, excluded });
+    return leaseDueDeliveries(this.db, { token: `${this.owner}:${randomUUID()}`, now: iso(nowMs), until: iso(nowMs + leaseMs), limit, excluded });
   }
 
   /** Sends a delivery whose slot is taken; the slot frees once its attempt is recorded (see finish). */
