@@ -50,7 +50,9 @@ export abstract class Periodic {
     this.again = false;
     this.running = this.tick()
       .then(
-        (more) => void (this.again ||= more === true),
+        (more) => {
+          if (more === true) this.again = true;
+        },
         (error: unknown) => {
           if (this.timer) console.error(`${this.label}:`, describeError(error));
         },

@@ -90,8 +90,10 @@ export class AddressGuard {
     dnsLookup(hostname, { family: Number(opts.family ?? 0) as 0 | 4 | 6, all: true }, (error, addresses) => {
       if (error) return callback(error, opts.all ? [] : '', 0);
       const refused = addresses.map((a) => this.problem(a.address)).find((p) => p !== null);
-      const denied = refused && Object.assign(new Error(`refused: ${hostname} resolves to a forbidden address (${refused})`), { code: 'EADDRFORBIDDEN' });
-      if (denied) return callback(denied, opts.all ? [] : '', 0);
+      if (refused) {
+        const denied = Object.assign(new Error(`refused: ${hostname} resolves to a forbidden address (${refused})`), { code: 'EADDRFORBIDDEN' });
+        return callback(denied, opts.all ? [] : '', 0);
+      }
       if (opts.all) return callback(null, addresses);
       const [first] = addresses;
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);

@@ -19,11 +19,7 @@ export const EVENT_CATALOG: readonly CatalogEntry[] = [
   },
   { event: 'license', eventType: 'created', description: 'A security license was added to an employee.' },
   { event: 'license', eventType: 'updated', description: 'A field of a security license changed.' },
-  {
-    event: 'license',
-    eventType: 'expiring',
-    description: 'Sent once per license and expiry date when now ≥ expiryDate − reminder days.',
-  },
+  { event: 'license', eventType: 'expiring', description: 'Sent once per license and expiry date when now ≥ expiryDate − reminder days.' },
   { event: 'license', eventType: 'expired', description: 'Sent once per license and expiry date when now ≥ expiryDate.' },
 ];
 

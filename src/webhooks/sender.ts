@@ -25,9 +25,10 @@ const TCP_KEEPALIVE_MS = 1000;
 const IDLE_HINT_MARGIN_MS = 1000;
 const EXCERPT_CHARS = 200;
 
-/** Where one delivery URI sends to: its origin (scheme, host and port in lower case, as connections are pooled) and node's reading of it. */
+/** Where one delivery URI sends to: its host and port, its origin (as connections are pooled; both in lower case) and node's reading of it. */
 export interface SendTarget {
   https: boolean;
+  host: string;
   origin: string;
   request: Readonly<ReturnType<typeof urlToHttpOptions>>;
 }
@@ -46,14 +47,15 @@ export function readTarget(uri: string, guard: AddressGuard): SendTarget | Refus
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const problem = isIP(host) !== 0 ? guard.problem(host) : null;
   if (problem) return { refused: `refused: ${problem}` };
-  return { https: url.protocol === 'https:', origin: `${url.protocol}//${url.host.toLowerCase()}`, request: Object.freeze(urlToHttpOptions(url)) };
+  const hostAndPort = url.host.toLowerCase();
+  return { https: url.protocol === 'https:', host: hostAndPort, origin: `${url.protocol}//${hostAndPort}`, request: Object.freeze(urlToHttpOptions(url)) };
 }
 
 /** `key`'s entry, made now if it has none, moved last: the first entry, the least recently used, is dropped past `max`. */
 function recent<K, V>(map: Map<K, V>, key: K, make: () => V, max: number, drop?: (value: V) => void): V {
   const value = map.get(key) ?? make();
   map.delete(key);
-  const [oldest] = map.size >= max ? map : [];
+  const oldest = map.size >= max ? map.entries().next().value : undefined;
   if (oldest) {
     map.delete(oldest[0]);
     drop?.(oldest[1]);

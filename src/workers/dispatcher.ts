@@ -170,10 +170,10 @@ export class Dispatcher extends Periodic {
     return this.config.concurrency - this.slots.size;
   }
 
-  /** Where a delivery goes, for the per-host cap: its origin's host and port (a URI that cannot be sent to counts as its own). */
+  /** Where a delivery goes, for the per-host cap: host and port (a URI that cannot be sent to counts as its own). */
   private destinationOf(uri: string): string {
     const target = this.targets.targetOf(uri);
-    return 'origin' in target ? target.origin.slice(target.origin.indexOf('//') + 2) : uri;
+    return 'host' in target ? target.host : uri;
   }
 
   private fits(subscriptionId: number, host: string): boolean {
