@@ -151,14 +151,18 @@ export async function leaseDueDeliveries(db: Db, lease: Lease & { excluded: read
   return rows.filter((row) => row.lease_owner === lease.token);
 }
 
+/** A due delivery just leased: what placing it under the caps needs. */
+export interface DueDelivery {
+  id: number;
+  subscriptionId: number;
+  nextAttemptAt: string;
+}
+
 /**
  * Leases up to `limit` due deliveries of `subscriptions` (those seen sending to one destination),
  * oldest first, in one statement; each is read whole (readLeased) just before it is sent.
  */
-export async function leaseDueOfSubscriptions(
-  db: Db,
-  lease: Lease & { subscriptions: readonly number[] },
-): Promise<{ id: number; subscriptionId: number; nextAttemptAt: string }[]> {
+export async function leaseDueOfSubscriptions(db: Db, lease: Lease & { subscriptions: readonly number[] }): Promise<DueDelivery[]> {
   if (lease.subscriptions.length === 0 || lease.limit <= 0) return [];
   // The unary plus keeps the planner on the due-time index, walking due rows oldest first,
   // instead of reading every row of the subscriptions (finished ones included) and sorting.

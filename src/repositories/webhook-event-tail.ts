@@ -1,39 +1,26 @@
 import { isPostgres, type Db } from '../shared/db/knex.js';
-
-function eventRow(row: Record<string, unknown>) {
-  return {
-    id: Number(row.id),
-    event: String(row.event),
-    event_type: String(row.event_type),
-    company_id: Number(row.company_id),
-    record_id: Number(row.record_id),
-    occurred_at: String(row.occurred_at),
-    payload: (row.payload as string | null) ?? null,
-  };
-}
+import type { EventRow } from './webhook-events.js';
 
 /**
- * A reader that follows the events table as transactions commit: `read` returns up to `limit`
- * committed rows not returned before, in id order, each exactly once and none passed over; rows of
- * one record come in the order their transactions committed (writes to one record are serialised
- * by its row lock, and an event's id is drawn after that lock is taken). `skipToNow` takes the
- * starting point: rows committed before it are never returned.
+ * A reader that follows the events table as transactions commit: each committed row is returned
+ * by exactly one `read`, and rows of one record come in commit order (writes to one record are
+ * serialised by its row lock, and an event's id is drawn after that lock is taken).
  */
-export type EventTail = IdTail | SnapshotTail;
-
-/** The columns of an event row the live relay needs. */
-export type EventRow = ReturnType<typeof eventRow>;
+export interface EventTail {
+  /** Whether a starting point has been taken. */
+  readonly started: boolean;
+  /** From now on: rows committed so far are never returned. */
+  skipToNow(): Promise<void>;
+  /** Up to `limit` committed rows not returned before, in id order. */
+  read(limit: number): Promise<EventRow[]>;
+}
 
 export function eventTailFor(db: Db): EventTail {
   return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
 }
 
-/**
- * SQLite: one writer at a time holds the database's write lock from its first write until it
- * commits, and AUTOINCREMENT never hands out an id twice, so ids are drawn in commit order and a
- * committed row can never appear below rows already read: `id > last` is exact.
- */
-export class IdTail {
+/** SQLite: one writer at a time holds the write lock until it commits, so ids are drawn in commit order and `id > last` is exact. */
+export class IdTail implements EventTail {
   private lastId: number | null = null;
 
   constructor(private readonly db: Db) {}
@@ -52,29 +39,24 @@ export class IdTail {
       .where('id', '>', this.lastId ?? 0)
       .orderBy('id')
       .limit(limit)
-      .select('id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as Record<string, unknown>[];
-    const events = rows.map(eventRow);
-    this.lastId = events.at(-1)?.id ?? this.lastId;
-    return events;
+      .select('id as event_id', 'event', 'event_type', 'company_id', 'record_id', 'occurred_at', 'payload')) as EventRow[];
+    this.lastId = rows.at(-1)?.event_id ?? this.lastId;
+    return rows;
   }
 }
 
-/** Past this many transactions tracked above the floor, new ones wait until it moves: bounded, delayed, never lost. */
+/** Past this many transactions tracked above the floor, rows of further ones wait until the floor moves: bounded, only delayed. */
 const MAX_TRACKED_TRANSACTIONS = 10_000;
 
 /**
- * PostgreSQL: ids come from a sequence at insert, so transactions commit out of id order and
- * `id > last` would pass over a row whose transaction was still open when a higher id was read.
- * Every event row carries its transaction's id (migration 006_live_event_order), and the position
- * is kept in transaction terms: the floor (the snapshot's xmin at a read that returned everything
- * it found: every transaction below it had finished, all its rows returned), and for each
- * transaction at or above it already read from, the highest id returned.
- *
- * A read returns, in id order, every committed row at or above the floor beyond its transaction's
- * highest returned id. A transaction's rows become visible all at once, when it commits, so each
- * is returned once, by the first read after that, and none waits behind a long transaction.
+ * PostgreSQL: transactions commit out of id order, so each event row carries the id of the
+ * transaction that wrote it (migration 006_live_event_order) and the position is kept in those
+ * terms: the floor (the snapshot's xmin at a read that returned everything it found) and, for each
+ * transaction above it already read from, the highest id returned. A transaction's rows become
+ * visible at once, so each is returned by the first read after its commit, and events are not held
+ * back behind a long transaction (an import) still running.
  */
-export class SnapshotTail {
+export class SnapshotTail implements EventTail {
   private floor: bigint | null = null;
   private readonly transactions = new Map<string, number>();
 
@@ -89,13 +71,12 @@ export class SnapshotTail {
 
   async skipToNow(): Promise<void> {
     // One statement, so the xmin and the rows come from the same snapshot.
-    const result = await this.db.raw<{ rows: { xmin: string; xact: string | null; max_id: number | null }[] }>(
+    const { rows } = await this.db.raw<{ rows: { xmin: string; xact: string | null; max_id: number | null }[] }>(
       `select s.xmin::text as xmin, w.xact_id::text as xact, max(w.id) as max_id
          from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) s
          left join webhook_events w on w.xact_id >= s.xmin
         group by s.xmin, w.xact_id`,
     );
-    const rows = result.rows;
     this.transactions.clear();
     for (const row of rows) if (row.xact !== null) this.transactions.set(row.xact, Number(row.max_id));
     this.floor = BigInt(rows[0]?.xmin ?? '0');
@@ -104,13 +85,13 @@ export class SnapshotTail {
   async read(limit: number): Promise<EventRow[]> {
     if (this.floor === null) await this.skipToNow();
     const xacts = [...this.transactions.keys()];
-    const ids = xacts.map((x) => this.transactions.get(x) ?? 0);
+    const ids = [...this.transactions.values()];
     const admitNew = this.transactions.size < this.maxTracked;
-    const result = await this.db.raw<{ rows: (Record<string, unknown> & { snapshot_xmin: string; xact: string | null })[] }>(
+    const result = await this.db.raw<{ rows: (EventRow & { snapshot_xmin: string; xact: string | null })[] }>(
       `select s.xmin::text as snapshot_xmin, e.*
          from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) s
          left join lateral (
-           select w.id, w.event, w.event_type, w.company_id, w.record_id, w.occurred_at, w.payload, w.xact_id::text as xact
+           select w.id as event_id, w.event, w.event_type, w.company_id, w.record_id, w.occurred_at, w.payload, w.xact_id::text as xact
              from webhook_events w
              left join unnest(?::xid8[], ?::bigint[]) as t(xact_id, id) on t.xact_id = w.xact_id
             where w.xact_id >= ?::xid8
@@ -121,8 +102,8 @@ export class SnapshotTail {
          ) e on true`,
       [xacts, ids, (this.floor ?? 0n).toString(), admitNew, limit],
     );
-    const rows = result.rows.filter((row) => row.id !== null && row.id !== undefined);
-    for (const row of rows) this.transactions.set(String(row.xact), Number(row.id));
+    const rows = result.rows.filter((row) => row.event_id != null);
+    for (const row of rows) this.transactions.set(String(row.xact), row.event_id);
     if (rows.length < limit) {
       // Everything visible was returned, and whatever commits later belongs to a transaction at
       // or above this snapshot's xmin: the floor moves up, and what lies below it is forgotten.
@@ -130,6 +111,6 @@ export class SnapshotTail {
       this.floor = xmin;
       for (const xact of this.transactions.keys()) if (BigInt(xact) < xmin) this.transactions.delete(xact);
     }
-    return rows.map(eventRow);
+    return rows;
   }
 }

@@ -31,8 +31,16 @@ export interface EventInsert {
   dedupeKey: string | null;
 }
 
-/** An event whose body is not stored yet: what rendering it needs. */
-export type UnrenderedEvent = Omit<EventInsert, 'dedupeKey'> & { eventId: number };
+/** An event as its body is rendered from, with the body once stored (read by the dispatcher and the live tail alike). */
+export interface EventRow {
+  event_id: number;
+  event: string;
+  event_type: string;
+  company_id: number;
+  record_id: number;
+  occurred_at: string;
+  payload: string | null;
+}
 
 /** Writes one event row; null when its dedupe key is already on a stored event. */
 export async function insertEvent(trx: Queryable, event: EventInsert): Promise<number | null> {

@@ -1,56 +1,44 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, isIPv4 } from 'node:net';
+
+/** A BlockList of CIDR ranges ("address/prefix"). */
+function blockList(cidrs: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [address = '', prefix = ''] = cidr.split('/');
+    list.addSubnet(address, Number(prefix), isIPv4(address) ? 'ipv4' : 'ipv6');
+  }
+  return list;
+}
 
 // Ranges a webhook must never reach: a subscriber chooses the URI, so without this rule the
 // gateway becomes a proxy into its own network (cloud metadata, admin ports, databases).
-const FORBIDDEN_V4: [string, number][] = [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, incl. broadcast
-];
-const FORBIDDEN_V6: [string, number][] = [
-  ['::', 128], // unspecified
-  ['::1', 128],
-  ['::', 96], // IPv4-compatible (deprecated)
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID …)
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
-
-const forbidden = new BlockList();
-for (const [address, prefix] of FORBIDDEN_V4) forbidden.addSubnet(address, prefix, 'ipv4');
-for (const [address, prefix] of FORBIDDEN_V6) forbidden.addSubnet(address, prefix, 'ipv6');
+const forbidden = blockList([
+  '0.0.0.0/8', '::/128', // "this network", unspecified
+  '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', // private, unique local
+  '127.0.0.0/8', '::1/128', // loopback
+  '169.254.0.0/16', 'fe80::/10', // link-local, cloud metadata (169.254.169.254)
+  '100.64.0.0/10', // CGNAT
+  '192.0.0.0/24', '2001::/23', // IETF protocol assignments (Teredo, ORCHID …)
+  '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', // documentation
+  '192.88.99.0/24', // 6to4 relay anycast
+  '198.18.0.0/15', // benchmarking
+  '224.0.0.0/4', 'ff00::/8', // multicast
+  '240.0.0.0/4', // reserved, incl. broadcast
+  '::/96', 'fec0::/10', // IPv4-compatible, site-local (both deprecated)
+  '64:ff9b:1::/48', // local-use NAT64
+  '100::/64', // discard
+]);
 
 /** Eight 16-bit groups of an IPv6 address (also in its "::ffff:1.2.3.4" form). */
 function ipv6Groups(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4?.[1]) {
-    const [a = 0, b = 0, c = 0, d = 0] = v4[1].split('.').map(Number);
-    text = text.slice(0, -v4[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
-  return [...left, ...Array<string>(fill).fill('0'), ...right].map((g) => parseInt(g, 16));
+  const text = address
+    .replace(/%.*$/, '')
+    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head, tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  return [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right].map((g) => parseInt(g, 16));
 }
 
 /** The IPv4 address hidden in an IPv6 one (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */
@@ -66,13 +54,10 @@ function embeddedIPv4(address: string): string | null {
 
 /** Decides which addresses webhooks may reach; `allowedCidrs` overrides the forbidden ranges. */
 export class AddressGuard {
-  private readonly allowed = new BlockList();
+  private readonly allowed: BlockList;
 
   constructor(allowedCidrs: readonly string[] = []) {
-    for (const cidr of allowedCidrs) {
-      const [address = '', prefix = ''] = cidr.split('/');
-      this.allowed.addSubnet(address, Number(prefix), isIPv4(address) ? 'ipv4' : 'ipv6');
-    }
+    this.allowed = blockList(allowedCidrs);
   }
 
   /** Why an IP address is refused, or null when it may be contacted. */
@@ -93,9 +78,8 @@ export class AddressGuard {
   }
 
   /**
-   * A dns.lookup replacement for http(s).request: resolves, then refuses the connection when
-   * any resolved address is forbidden. The check runs on the very addresses the socket will
-   * use, so a name that re-resolves to an internal address later (DNS rebinding) is still caught.
+   * A dns.lookup replacement for connections: refuses when any resolved address is forbidden. It
+   * checks the very addresses the socket will use, so DNS rebinding is caught too.
    */
   readonly lookup = (
     hostname: string,
@@ -107,9 +91,7 @@ export class AddressGuard {
       if (error) return callback(error, opts.all ? [] : '', 0);
       const refused = addresses.map((a) => this.problem(a.address)).find((p) => p !== null);
       if (refused) {
-        const denied = Object.assign(new Error(`refused: ${hostname} resolves to a forbidden address (${refused})`), {
-          code: 'EADDRFORBIDDEN',
-        });
+        const denied = Object.assign(new Error(`refused: ${hostname} resolves to a forbidden address (${refused})`), { code: 'EADDRFORBIDDEN' });
         return callback(denied, opts.all ? [] : '', 0);
       }
       if (opts.all) return callback(null, addresses);
@@ -120,20 +102,16 @@ export class AddressGuard {
   };
 
   /**
-   * Checks a URL's host before it is stored: literal addresses (in any numeric spelling the URL
-   * parser accepts) directly, names by resolving them. A name that does not resolve now is
-   * accepted, because it reaches nothing; delivery checks again on every connection.
+   * Checks a URL's host before it is stored: literal addresses (in any spelling the URL parser
+   * accepts) directly, names by resolving them (one that does not resolve now reaches nothing).
    */
   async hostProblem(url: URL): Promise<string | null> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     if (isIP(host) !== 0) return this.problem(host);
-    const addresses = await new Promise<LookupAddress[]>((resolve) => {
-      const timer = setTimeout(() => resolve([]), 3000);
-      dnsLookup(host, { all: true }, (error, found) => {
-        clearTimeout(timer);
-        resolve(error ? [] : found);
-      });
-    });
+    const addresses = await Promise.race([
+      dnsPromises.lookup(host, { all: true }).catch(() => []),
+      new Promise<LookupAddress[]>((resolve) => setTimeout(resolve, 3000, []).unref()),
+    ]);
     for (const { address } of addresses) {
       const problem = this.problem(address);
       if (problem) return `${host} resolves to ${address}: ${problem}`;

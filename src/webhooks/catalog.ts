@@ -19,23 +19,15 @@ export const EVENT_CATALOG: readonly CatalogEntry[] = [
   },
   { event: 'license', eventType: 'created', description: 'A security license was added to an employee.' },
   { event: 'license', eventType: 'updated', description: 'A field of a security license changed.' },
-  {
-    event: 'license',
-    eventType: 'expiring',
-    description: 'Sent once per license and expiry date when now ≥ expiryDate − reminder days.',
-  },
+  { event: 'license', eventType: 'expiring', description: 'Sent once per license and expiry date when now ≥ expiryDate − reminder days.' },
   { event: 'license', eventType: 'expired', description: 'Sent once per license and expiry date when now ≥ expiryDate.' },
 ];
 
 export type CatalogEvent = 'timesheet' | 'license';
 
-export function isCatalogPair(event: string, eventType: string): boolean {
-  return EVENT_CATALOG.some((entry) => entry.event === event && entry.eventType === eventType);
-}
-
 /** Why a pair is refused, or null when it is in the catalog. Shared by the API and the import. */
 export function catalogProblem(event: string, eventType: string): string | null {
-  if (isCatalogPair(event, eventType)) return null;
+  if (EVENT_CATALOG.some((entry) => entry.event === event && entry.eventType === eventType)) return null;
   const known = EVENT_CATALOG.map((entry) => `${entry.event}/${entry.eventType}`).join(', ');
   return `${event}/${eventType} is not in the event catalog (${known})`;
 }

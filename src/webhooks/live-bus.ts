@@ -7,17 +7,10 @@ export interface LiveEvent {
   payload: string;
 }
 
-/** One subscriber's events, from subscribing until its iterator is returned. */
-export interface LiveSubscription extends AsyncIterable<LiveEvent> {
-  /** True when the subscriber fell too far behind and was cut off (its iterator then ends). */
-  readonly lagged: boolean;
-}
+/** One subscriber's events until its iterator is returned; `lagged` when it fell too far behind and was cut off (its iterator then ends). */
+type LiveSubscription = AsyncIterable<LiveEvent> & { readonly lagged: boolean };
 
-/**
- * The seam for live events. In-process today (one server); with several instances on
- * PostgreSQL an implementation over LISTEN/NOTIFY replaces this one without touching the
- * GraphQL subscription or the relay.
- */
+/** The seam for live events: in-process today; an implementation over LISTEN/NOTIFY could replace it without touching its users. */
 export interface LiveEventBus {
   publish(event: LiveEvent): void;
   /** Events for which `match` holds; nothing is registered until iteration starts. */
@@ -27,9 +20,8 @@ export interface LiveEventBus {
 }
 
 /**
- * Events a subscriber may have waiting. The relay publishes as fast as it reads; a client that
- * reads slower than that for this long is cut off rather than buffered without end (payload
- * strings are shared between subscribers, so this is references, not copies).
+ * Events a subscriber may have waiting: a client that reads slower than the relay publishes is
+ * cut off rather than buffered without end (payloads are shared strings, so these are references).
  */
 export const MAX_QUEUED_EVENTS = 10_000;
 
@@ -37,7 +29,6 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 class Subscriber implements AsyncIterator<LiveEvent> {
   private queue: LiveEvent[] = [];
-  private head = 0;
   private waiting: ((result: IteratorResult<LiveEvent>) => void) | null = null;
   private closed = false;
   lagged = false;
@@ -49,33 +40,21 @@ class Subscriber implements AsyncIterator<LiveEvent> {
 
   push(event: LiveEvent): void {
     if (this.closed) return;
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = null;
-      resolve({ done: false, value: event });
-      return;
-    }
-    if (this.queue.length - this.head >= MAX_QUEUED_EVENTS) {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting({ done: false, value: event });
+    else if (this.queue.length < MAX_QUEUED_EVENTS) this.queue.push(event);
+    else {
       this.lagged = true;
       this.close();
-      return;
     }
-    this.queue.push(event);
   }
 
   next(): Promise<IteratorResult<LiveEvent>> {
-    if (this.head < this.queue.length) {
-      const value = this.queue[this.head++] as LiveEvent;
-      if (this.head === this.queue.length) {
-        this.queue = [];
-        this.head = 0;
-      }
-      return Promise.resolve({ done: false, value });
-    }
+    const value = this.queue.shift();
+    if (value) return Promise.resolve({ done: false, value });
     if (this.closed) return Promise.resolve(DONE);
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
+    return new Promise((resolve) => (this.waiting = resolve));
   }
 
   return(): Promise<IteratorResult<LiveEvent>> {
@@ -87,19 +66,13 @@ class Subscriber implements AsyncIterator<LiveEvent> {
     if (this.closed) return;
     this.closed = true;
     this.queue = [];
-    this.head = 0;
     this.onClose(this);
-    const resolve = this.waiting;
+    this.waiting?.(DONE);
     this.waiting = null;
-    resolve?.(DONE);
   }
 }
 
-/**
- * Fans events out to a set of subscribers, each with its own bounded queue. A plain set rather
- * than an EventTarget or emitter: nothing here warns about listener counts, and the number of
- * subscribers is bounded by the stream caps (LIVE_MAX_STREAMS).
- */
+/** Fans events out to a set of subscribers (bounded by LIVE_MAX_STREAMS), each with its own bounded queue. */
 export class InProcessEventBus implements LiveEventBus {
   private readonly subscribers = new Set<Subscriber>();
 
@@ -108,9 +81,7 @@ export class InProcessEventBus implements LiveEventBus {
   }
 
   publish(event: LiveEvent): void {
-    for (const subscriber of this.subscribers) {
-      if (subscriber.match(event)) subscriber.push(event);
-    }
+    for (const subscriber of this.subscribers) if (subscriber.match(event)) subscriber.push(event);
   }
 
   subscribe(match: (event: LiveEvent) => boolean = () => true): LiveSubscription {
@@ -121,10 +92,9 @@ export class InProcessEventBus implements LiveEventBus {
         return started?.lagged ?? false;
       },
       [Symbol.asyncIterator]() {
-        const subscriber = new Subscriber(match, (s) => subscribers.delete(s));
-        subscribers.add(subscriber);
-        started = subscriber;
-        return subscriber;
+        started = new Subscriber(match, (s) => subscribers.delete(s));
+        subscribers.add(started);
+        return started;
       },
     };
   }

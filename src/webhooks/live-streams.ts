@@ -4,18 +4,14 @@ import type { LiveConfig } from '../config.js';
 import type { Db } from '../shared/db/knex.js';
 import { apiError, unauthenticated } from '../shared/errors.js';
 import { activeApiKeyIds } from '../repositories/api-keys.js';
-import { describeError } from '../shared/observability/error-description.js';
+import { Periodic } from '../shared/periodic.js';
 
 /** How often open streams are checked against their token's expiry (and, when due, their key). */
 const SWEEP_MS = 500;
 /** What a refused stream is told: streams are long-lived, so a slot rarely frees sooner. */
-export const STREAM_RETRY_AFTER_SECONDS = 30;
+const STREAM_RETRY_AFTER_SECONDS = 30;
 
-/**
- * One admitted live stream: a slot under the caps, and the credentials it runs on. The stream's
- * events end when `end` is called (credentials gone, server closing, client gone); listeners
- * registered with `onEnd` hear it once.
- */
+/** One admitted live stream: a slot under the caps, and the credentials it runs on, until `end` (credentials gone, server closing, client gone). */
 export class LiveTicket {
   private reason: GraphQLError | null | undefined = undefined;
   private readonly listeners = new Set<() => void>();
@@ -52,11 +48,8 @@ export class LiveTicket {
 
   /** Calls `listener` when the stream ends (at once if it has); returns a function that unregisters it. */
   onEnd(listener: () => void): () => void {
-    if (this.ended) {
-      listener();
-      return () => undefined;
-    }
-    this.listeners.add(listener);
+    if (this.ended) listener();
+    else this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
@@ -67,29 +60,20 @@ export class LiveTicket {
   }
 }
 
-export interface LiveStreamsOptions {
-  db: Db;
-  limits: LiveConfig;
-  /** API_KEY_CACHE_SECONDS: a revoked key's streams end within this. */
-  keyCheckSeconds: number;
-  now: () => number;
-}
-
 /**
  * Every open live stream of this instance: the caps (LIVE_MAX_STREAMS_PER_KEY, LIVE_MAX_STREAMS)
- * and the credential watch. A request can only be checked when it arrives; a stream lasts, so
- * one timer (running only while streams are open) ends streams whose token expired, and reads
- * the state of their keys — all in one query — at least every API_KEY_CACHE_SECONDS, so a
- * revoked key's stream ends within the same delay as its requests would start failing.
+ * and, while streams are open, a watch that ends those whose token expired or whose key was
+ * revoked (keys read in one query at least every API_KEY_CACHE_SECONDS).
  */
-export class LiveStreams {
+export class LiveStreams extends Periodic {
   private readonly open = new Set<LiveTicket>();
   private readonly perKey = new Map<number, number>();
-  private timer: NodeJS.Timeout | null = null;
   private lastKeyCheck = 0;
-  private checking = false;
 
-  constructor(private readonly options: LiveStreamsOptions) {}
+  /** `keyCheckSeconds`: API_KEY_CACHE_SECONDS, within which a revoked key's streams end. */
+  constructor(private readonly options: { db: Db; limits: LiveConfig; keyCheckSeconds: number; now: () => number }) {
+    super('live streams', SWEEP_MS);
+  }
 
   get size(): number {
     return this.open.size;
@@ -97,13 +81,10 @@ export class LiveStreams {
 
   /** Whether the watch timer runs (exactly while streams are open). */
   get watching(): boolean {
-    return this.timer !== null;
+    return this.started;
   }
 
-  /**
-   * Takes a slot for a stream of `keyId`, or refuses with RATE_LIMITED (429, Retry-After set on
-   * `res`). The slot is given back when the response closes, however it ends.
-   */
+  /** Takes a slot for a stream of `keyId` until `res` closes, or refuses with RATE_LIMITED (429, Retry-After set on `res`). */
   admit(keyId: number, expiresAt: number, res: ServerResponse): LiveTicket {
     const { maxPerKey, maxStreams } = this.options.limits;
     const ofKey = this.perKey.get(keyId) ?? 0;
@@ -115,10 +96,9 @@ export class LiveStreams {
     const ticket = new LiveTicket(keyId, expiresAt, this.options.now, (t) => this.forget(t));
     this.open.add(ticket);
     this.perKey.set(keyId, ofKey + 1);
-    if (!this.timer) {
+    if (!this.started) {
       this.lastKeyCheck = this.options.now();
-      this.timer = setInterval(() => this.sweep(), SWEEP_MS);
-      this.timer.unref();
+      this.start();
     }
     res.once('close', () => ticket.release());
     return ticket;
@@ -134,32 +114,16 @@ export class LiveStreams {
     const left = (this.perKey.get(ticket.keyId) ?? 1) - 1;
     if (left > 0) this.perKey.set(ticket.keyId, left);
     else this.perKey.delete(ticket.keyId);
-    if (this.open.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    }
+    if (this.open.size === 0) void this.stop();
   }
 
-  private sweep(): void {
+  protected async tick(): Promise<void> {
     for (const ticket of this.open) ticket.lapsed();
     const now = this.options.now();
     // One sweep early rather than one late, so the check interval never exceeds the cache window.
-    if (this.checking || now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
+    if (now - this.lastKeyCheck + SWEEP_MS <= this.options.keyCheckSeconds * 1000) return;
     this.lastKeyCheck = now;
-    this.checking = true;
-    this.checkKeys()
-      .catch((error: unknown) => console.error('live streams:', describeError(error)))
-      .finally(() => {
-        this.checking = false;
-      });
-  }
-
-  private async checkKeys(): Promise<void> {
-    const keyIds = [...this.perKey.keys()];
-    if (keyIds.length === 0) return;
-    const active = new Set(await activeApiKeyIds(this.options.db, keyIds));
-    for (const ticket of [...this.open]) {
-      if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
-    }
+    const active = new Set(await activeApiKeyIds(this.options.db, [...this.perKey.keys()]));
+    for (const ticket of [...this.open]) if (!active.has(ticket.keyId)) ticket.end(unauthenticated('API key was revoked'));
   }
 }

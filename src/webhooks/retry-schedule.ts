@@ -17,14 +17,7 @@ const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
 
 /** Reads Retry-After (delta seconds or an HTTP date); capped so a receiver cannot park a delivery forever. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  let ms: number;
-  if (/^[0-9]+$/.test(trimmed)) ms = Number(trimmed) * 1000;
-  else {
-    const at = Date.parse(trimmed);
-    if (Number.isNaN(at)) return null;
-    ms = at - nowMs;
-  }
-  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+  const trimmed = value?.trim() ?? '';
+  const ms = /^[0-9]+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - nowMs;
+  return Number.isNaN(ms) ? null : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { connect as netConnect, type LookupFunction } from 'node:net';
+import { connect as netConnect, isIP, type LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { buildConnector, Pool, type Dispatcher } from 'undici';
 import type { AddressGuard } from './address-guard.js';
-import { readTarget, type SendTarget, type SendTargets } from './send-targets.js';
 
 export interface SendOutcome {
   /** HTTP status, or null when no response arrived (timeout, refused, connection error). */
@@ -14,14 +14,10 @@ export interface SendOutcome {
 }
 
 /** The most of any response body ever read; shiftgate needs only the status and a short excerpt. */
-export const READ_LIMIT_BYTES = 4096;
+const READ_LIMIT_BYTES = 4096;
 /** The most an answer's header section may take. */
 const HEAD_LIMIT_BYTES = 16 * 1024;
-/**
- * Sends that may wait for a connection to one origin; one more is refused at once. The dispatcher
- * never has more sends in flight to one host than the origin has connections, so nothing waits in
- * its use; the cap only bounds what another caller could pile up.
- */
+/** Sends that may wait for a connection to one origin (the dispatcher never makes any wait); one more is refused at once. */
 export const MAX_WAITING_PER_ORIGIN = 1000;
 /** TCP keep-alive probes on an idle socket start after this long (node's agents use the same). */
 const TCP_KEEPALIVE_MS = 1000;
@@ -29,12 +25,67 @@ const TCP_KEEPALIVE_MS = 1000;
 const IDLE_HINT_MARGIN_MS = 1000;
 const EXCERPT_CHARS = 200;
 
+/** Where one delivery URI sends to: its host and port, its origin (as connections are pooled; both in lower case) and node's reading of it. */
+export interface SendTarget {
+  https: boolean;
+  host: string;
+  origin: string;
+  request: Readonly<ReturnType<typeof urlToHttpOptions>>;
+}
+
+/** Why nothing is sent to a URI at all: a malformed one, another scheme, or a literal address the guard refuses. */
+export type RefusedTarget = { refused: string };
+
+/**
+ * Reads a delivery URI the way every send of it would. A literal address is checked here (node
+ * connects to one without calling `lookup`); names are checked on every connection instead.
+ */
+export function readTarget(uri: string, guard: AddressGuard): SendTarget | RefusedTarget {
+  if (!URL.canParse(uri)) return { refused: 'invalid uri' };
+  const url = new URL(uri);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refused: 'only http and https are allowed' };
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const problem = isIP(host) !== 0 ? guard.problem(host) : null;
+  if (problem) return { refused: `refused: ${problem}` };
+  const hostAndPort = url.host.toLowerCase();
+  return { https: url.protocol === 'https:', host: hostAndPort, origin: `${url.protocol}//${hostAndPort}`, request: Object.freeze(urlToHttpOptions(url)) };
+}
+
+/** `key`'s entry, made now if it has none, moved last: the first entry, the least recently used, is dropped past `max`. */
+function recent<K, V>(map: Map<K, V>, key: K, make: () => V, max: number, drop?: (value: V) => void): V {
+  const value = map.get(key) ?? make();
+  map.delete(key);
+  const oldest = map.size >= max ? map.entries().next().value : undefined;
+  if (oldest) {
+    map.delete(oldest[0]);
+    drop?.(oldest[1]);
+  }
+  map.set(key, value);
+  return value;
+}
+
+/** The URIs sent to lately, each read once: a reading depends only on the URI and the guard, which never changes. */
+export class SendTargets {
+  private readonly known = new Map<string, SendTarget | RefusedTarget>();
+
+  constructor(
+    readonly guard: AddressGuard,
+    private readonly capacity = 1000,
+  ) {}
+
+  get size(): number {
+    return this.known.size;
+  }
+
+  targetOf(uri: string): SendTarget | RefusedTarget {
+    return recent(this.known, uri, () => readTarget(uri, this.guard), this.capacity);
+  }
+}
+
 export interface PoolLimits {
   /** Connections one origin may hold, busy and idle together (the per-host send cap is the natural value). */
   socketsPerOrigin: number;
-  /** An idle keep-alive connection is closed after this long. */
   idleMs: number;
-  /** Origins with connections at once; the least recently used one is closed to make room. */
   origins: number;
   /** A connection not made (TLS handshake included) within this long fails. */
   connectTimeoutMs: number;
@@ -42,9 +93,8 @@ export interface PoolLimits {
 
 /**
  * Opens every webhook connection: the name resolves through the guard's `lookup`, and the address
- * the socket actually reached is checked again before anything is written on it, so not even a TLS
- * handshake goes to an address the guard refuses. TLS (SNI for names, certificate verification,
- * session resumption) is undici's own connector, run over the checked socket.
+ * the socket reached is checked again before anything, a TLS handshake included, is written on
+ * it. TLS is undici's own connector, run over the checked socket.
  */
 function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnector.connector {
   const tls = buildConnector({ timeout: timeoutMs });
@@ -81,11 +131,9 @@ function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnecto
 }
 
 /**
- * Keep-alive connections for webhook sends: one undici `Pool` per origin (scheme, host and port),
- * so a connection is only ever reused for the origin it was opened to. Bounded four ways:
- * connections per origin, an idle time-out per connection, the number of origins (the least
- * recently used origin's pool finishes what it has under way, then closes), and the sends
- * waiting per origin.
+ * Keep-alive connections for webhook sends: one undici `Pool` per origin, so a connection is only
+ * reused for the origin it was opened to. Bounded four ways: connections per origin, an idle
+ * time-out, the number of origins (the least recently used one closes) and the sends waiting.
  */
 export class SendPools {
   private readonly pools = new Map<string, Pool>();
@@ -109,16 +157,9 @@ export class SendPools {
 
   /** The pool of `target`'s origin, made now if it has none. */
   poolOf(target: SendTarget): Pool {
-    let pool = this.pools.get(target.origin);
-    if (pool) {
-      // Most recently used last, so the first entry is the one to evict.
-      this.pools.delete(target.origin);
-    } else {
-      if (this.pools.size >= this.limits.origins) this.evictOldest();
-      pool = new Pool(target.origin, this.options);
-    }
-    this.pools.set(target.origin, pool);
-    return pool;
+    const make = () => new Pool(target.origin, this.options);
+    // Sends under way on an evicted origin finish; its connections are not kept afterwards.
+    return recent(this.pools, target.origin, make, this.limits.origins, (pool) => void pool.close().catch(() => undefined));
   }
 
   /** Closes every connection, busy or idle, failing the sends under way or waiting; later sends open new ones. */
@@ -126,14 +167,6 @@ export class SendPools {
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.allSettled(pools.map((pool) => pool.destroy()));
-  }
-
-  private evictOldest(): void {
-    const oldest = this.pools.entries().next();
-    if (oldest.done) return;
-    this.pools.delete(oldest.value[0]);
-    // Sends under way on the evicted origin finish; its connections are not kept afterwards.
-    oldest.value[1].close().catch(() => undefined);
   }
 }
 
@@ -152,9 +185,8 @@ function firstOf(value: string | string[] | undefined): string | undefined {
 
 /**
  * POSTs one webhook through its origin's pool. Redirects are not followed (a 3xx is a failed
- * attempt), every connection is checked by the guard, the whole exchange (waiting for a
- * connection included) is bounded by `timeoutMs`, and at most READ_LIMIT_BYTES of the answer are
- * read before the connection is dropped.
+ * attempt), the whole exchange (waiting for a connection included) is bounded by `timeoutMs`,
+ * and at most READ_LIMIT_BYTES of the answer are read.
  */
 export function postWebhook(
   uri: string,
@@ -181,13 +213,10 @@ export function postWebhook(
 }
 
 /**
- * One send from the moment it is dispatched to its outcome, under one deadline. It ends once, with
- * what has arrived so far; an answer not read whole ends its connection.
- *
- * A connection is kept for the next send only after a 2xx read whole. HTTP/1.1 cannot tell an
- * answer from one the receiver sends unasked: a receiver that answers 500 and then, a moment later,
- * 200 would otherwise have that 200 read as the answer to the next send on the connection. After
- * any other answer the connection is dropped before its end is read, so undici never reuses it.
+ * One send from dispatch to outcome, under one deadline; it ends once, with what has arrived.
+ * A connection is kept for the next send only after a 2xx read whole: HTTP/1.1 cannot tell an
+ * answer from one sent unasked (a 500 and, a moment later, a 200 would be read as the next send's
+ * answer), so after any other answer the connection is dropped before undici sees its end.
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private settled = false;
@@ -201,11 +230,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly timeoutMs: number,
+    timeoutMs: number,
     private readonly started: number,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
-    this.timer = setTimeout(() => this.timedOut(), timeoutMs);
+    this.timer = setTimeout(() => {
+      this.drop(this.status === null ? `timed out after ${timeoutMs} ms` : `response body not finished within ${timeoutMs} ms`);
+    }, timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -251,24 +282,16 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.controller?.abort(new Error(problem ?? 'answer read'));
   }
 
-  private timedOut(): void {
-    this.drop(this.status === null ? `timed out after ${this.timeoutMs} ms` : `response body not finished within ${this.timeoutMs} ms`);
-  }
-
   private conclude(problem: string | null): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    this.resolve(this.outcomeOf(problem));
-  }
-
-  private outcomeOf(problem: string | null): SendOutcome {
     const { status } = this;
-    if (status === null) return outcome(this.started, null, excerpt(problem ?? 'no response'));
+    if (status === null) return this.resolve(outcome(this.started, null, excerpt(problem ?? 'no response')));
     // A 2xx status is the receiver's acceptance; a body that never ends does not undo it.
-    if (this.accepted) return outcome(this.started, status, problem);
+    if (this.accepted) return this.resolve(outcome(this.started, status, problem));
     const reason = status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`;
     const text = excerpt(Buffer.concat(this.body).subarray(0, READ_LIMIT_BYTES).toString('utf8'));
-    return outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.retryAfter);
+    this.resolve(outcome(this.started, status, text ? `${reason}: ${text}` : reason, this.retryAfter));
   }
 }

@@ -8,10 +8,10 @@ import {
   releaseLeases,
   settleDeliveries,
   type AttemptInsert,
+  type DueDelivery,
   type LeasedDelivery,
   type Settlement,
 } from '../repositories/webhook-deliveries.js';
-import { setBounded } from '../shared/bounded-map.js';
 import { nextModifiedTime } from '../shared/clock.js';
 import { toBool } from '../shared/db/columns.js';
 import type { Db } from '../shared/db/knex.js';
@@ -20,10 +20,10 @@ import { describeError } from '../shared/observability/error-description.js';
 import { recordDispatcherLag, recordWebhookAttempt } from '../shared/observability/metrics.js';
 import type { AddressGuard } from '../webhooks/address-guard.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../webhooks/retry-schedule.js';
-import { SendTargets } from '../webhooks/send-targets.js';
-import { postWebhook, SendPools, type SendOutcome } from '../webhooks/sender.js';
-import { liveSigningSecrets, signatureHeader } from '../webhooks/signing.js';
+import { postWebhook, SendPools, SendTargets, type SendOutcome } from '../webhooks/sender.js';
+import { previousSecretStillSigns, signatureHeader } from '../webhooks/signing.js';
 import type { PayloadRenderer } from './payload-renderer.js';
+import { Periodic } from '../shared/periodic.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -33,27 +33,18 @@ export interface DispatcherOptions {
   now?: () => number;
   /** Names this dispatcher (this instance) in lease rows and in webhook_attempts.instance_id. */
   owner?: string;
-  random?: () => number;
 }
 
 /** A row leased ahead for a destination: sent when a slot frees, read again under its lease first. */
-interface Held {
-  id: number;
-  subscriptionId: number;
-  host: string;
-  token: string;
-  leasedAt: number;
-  due: string;
-}
+type Held = DueDelivery & { host: string; token: string; leasedAt: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const log = (error: unknown) => console.error('webhook dispatcher:', describeError(error));
 
 /** Claims in a row while rows are being held back by caps and the pool still has room. */
 const MAX_ROUNDS = 8;
-/** Subscriptions a claim skips at most, and remembered per destination. */
+/** Subscriptions a claim skips at most (and remembered per destination); beyond MAX_EXHAUSTED, remembering which ones a claim can skip is not worth it. */
 const MAX_EXCLUDED = 500;
-/** Beyond this many subscriptions, remembering which ones a claim can skip is not worth it. */
 const MAX_EXHAUSTED = 1000;
 /** stop() waits for sends in flight this long beyond the send time-out, for recording them. */
 const STOP_GRACE_MS = 5000;
@@ -66,16 +57,14 @@ const SEND_TARGETS = 1000;
 const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
 const MAX_DRAINED_HOSTS = 1000;
-/** Delivered attempts whose records may wait for company with their slots freed; also the largest batch. */
+/** Delivered attempts whose records may wait (up to RECORD_DELAY_MS) for company with their slots freed; also the largest batch. */
 const MAX_WAITING_RECORDS = 64;
-/** How long such a record waits for others before it is written anyway. */
 const RECORD_DELAY_MS = 10;
 
 /**
- * Rows leased ahead: per destination between 2 and 16 rounds of its sends in flight (by how
- * fast it answers), 16 rounds of the pool in all, each held at most 5 s and at most half of what
- * the lease leaves beyond the time-out, so a send from them ends well inside its lease. With
- * less room than 100 ms nothing is leased ahead.
+ * Rows leased ahead: per destination 2 to 16 rounds of its sends in flight (by how fast it
+ * answers), 16 rounds of the pool in all, each held at most 5 s and at most half of what the
+ * lease leaves beyond the time-out (below 100 ms, none), so their sends end well inside the lease.
  */
 export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeoutMs' | 'concurrency' | 'concurrencyPerHost'>) {
   const maxAgeMs = Math.min(5000, Math.floor((config.leaseMs - config.timeoutMs) / 2));
@@ -83,34 +72,14 @@ export function rowsAheadLimits(config: Pick<WebhookConfig, 'leaseMs' | 'timeout
   return { perHost: 16 * config.concurrencyPerHost, minPerHost: 2 * config.concurrencyPerHost, total: 16 * config.concurrency, maxAgeMs };
 }
 
-const destinations = new Map<string, string>();
-
-/** Where a delivery goes, for the per-host cap: host and port (each URI parsed once while among the latest). */
-export function destinationOf(uri: string): string {
-  let destination = destinations.get(uri);
-  if (destination === undefined) {
-    try {
-      destination = new URL(uri).host.toLowerCase();
-    } catch {
-      destination = uri;
-    }
-    setBounded(destinations, uri, destination, SEND_TARGETS);
-  }
-  return destination;
-}
-
 /**
- * Sends due deliveries from the outbox through a pool of WEBHOOK_CONCURRENCY slots. Whenever
- * slots are free it claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL), and
- * each send frees its slot as soon as its attempt is recorded, so one slow receiver never holds
- * up the rest. Caps per subscription and per destination keep any one receiver to its share:
- * subscriptions at a cap are not claimed, and rows over a cap are released at once. For a
- * destination that answers, some of its due rows are leased ahead (bounded, see
- * rowsAheadLimits), so a slot it frees is refilled without a claim; each is read again under its
- * lease just before it is sent. A dispatcher that dies loses nothing: its leases expire and any
- * dispatcher takes the rows again, which is why delivery is at-least-once.
+ * Sends due deliveries through a pool of WEBHOOK_CONCURRENCY slots: free slots claim due rows
+ * with a lease, and each send frees its slot once its attempt is recorded. Caps per subscription
+ * and per destination keep any one receiver to its share (rows over a cap are released at once).
+ * For a destination that answers, due rows are leased ahead (rowsAheadLimits), so a slot it frees
+ * is refilled without a claim. A dispatcher that dies loses nothing: its leases expire.
  */
-export class Dispatcher {
+export class Dispatcher extends Periodic {
   private readonly db: Db;
   private readonly config: WebhookConfig;
   private readonly now: () => number;
@@ -132,112 +101,60 @@ export class Dispatcher {
   private readonly topUps = new Map<string, { subscriptions: Set<number>; answerMs: number }>();
   /** Destinations whose last top-up found fewer rows than asked: none again until the next poll or wake. */
   private readonly drained = new Set<string>();
-  /**
-   * The subscriptions a claim skipped (and those of the rows it gave back) when it found fewer
-   * rows than it asked for: a claim skipping all of them again could only find rows that came
-   * due since, so none is made until the next poll or wake.
-   */
+  /** What a claim that found fewer rows than it asked for skipped (and gave back): none skipping them all again until the next poll or wake. */
   private exhausted: Set<number> | null = null;
   /** The last claim left due rows behind: a finished send fills again at once. */
   private backlog = false;
-  private timer: NodeJS.Timeout | null = null;
-  private filling: Promise<void> | null = null;
-  private fillAgain = false;
   private fillScheduled = false;
-  private stopped = true;
 
   constructor(private readonly options: DispatcherOptions) {
+    super('webhook dispatcher', options.config.pollIntervalMs);
     this.db = options.db;
     this.config = options.config;
     this.now = options.now ?? Date.now;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.pools = new SendPools(options.guard, {
-      socketsPerOrigin: this.config.concurrencyPerHost,
-      idleMs: IDLE_SOCKET_MS,
-      origins: POOLED_ORIGINS,
-      connectTimeoutMs: this.config.timeoutMs,
-    });
+    const limits = { socketsPerOrigin: this.config.concurrencyPerHost, idleMs: IDLE_SOCKET_MS, origins: POOLED_ORIGINS, connectTimeoutMs: this.config.timeoutMs };
+    this.pools = new SendPools(options.guard, limits);
     this.targets = new SendTargets(options.guard, SEND_TARGETS);
     // The wait stays well inside the lease, so a record written late never meets another dispatcher's lease.
     this.records = new RecordBatches((batch) => settleDeliveries(this.db, batch), Math.min(RECORD_DELAY_MS, Math.floor(this.config.leaseMs / 10)));
     this.ahead = rowsAheadLimits(this.config);
   }
 
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.poll();
-  }
-
-  /**
-   * Stops claiming and waits for the sends in flight, so no attempt is left half-recorded. The
-   * wait is bounded; a send still unrecorded after it keeps its lease, which expires and lets
-   * any dispatcher send it again. Rows leased ahead go back at once.
-   */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  /** Stops claiming and waits, bounded, for the sends in flight to be recorded (one still unrecorded keeps its lease); rows leased ahead go back. */
+  override async stop(): Promise<void> {
+    const filled = super.stop();
     const drained = (async () => {
-      await this.filling;
+      await filled;
       this.records.flush();
       await Promise.allSettled([...this.sending]);
     })();
-    let deadline: NodeJS.Timeout | undefined;
-    await Promise.race([drained, new Promise<void>((resolve) => (deadline = setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS).unref()))]);
-    clearTimeout(deadline);
+    await Promise.race([drained, new Promise<void>((resolve) => setTimeout(resolve, this.config.timeoutMs + STOP_GRACE_MS).unref())]);
     this.topUps.clear();
     this.drained.clear();
     await this.giveBack(this.held.splice(0));
     await this.pools.close();
   }
 
-  /** New work was written (a PostgreSQL notification): look now instead of at the next poll. */
-  wake(): void {
+  /** New work was written (a PostgreSQL notification, or the poll): look now, claims included. */
+  override wake(): void {
     this.exhausted = null;
     this.drained.clear();
-    this.fill();
+    super.wake();
   }
 
-  private poll(): void {
-    if (this.stopped) return;
-    this.wake();
-    this.timer = setTimeout(() => this.poll(), this.config.pollIntervalMs);
-    this.timer.unref();
-  }
-
-  /** fill() after this turn's I/O callbacks, so slots freed by answers that arrived together are refilled together. */
+  /** A fill after this turn's I/O callbacks, so slots freed by answers that arrived together are refilled together. */
   private fillSoon(): void {
     if (this.fillScheduled) return;
     this.fillScheduled = true;
     setImmediate(() => {
       this.fillScheduled = false;
-      this.fill();
+      this.run();
     });
   }
 
-  /** One fill at a time; a request during it runs once after. */
-  private fill(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.fillAgain = true;
-      return;
-    }
-    this.filling = this.fillSlots()
-      .catch((error: unknown) => {
-        if (!this.stopped) log(error);
-      })
-      .finally(() => {
-        this.filling = null;
-        if (this.fillAgain) {
-          this.fillAgain = false;
-          this.fill();
-        }
-      });
-  }
-
   /** Rows leased ahead go first (stale ones back), then top-ups for destinations that just answered, then claims. */
-  private async fillSlots(): Promise<void> {
+  protected async tick(): Promise<void> {
     const now = this.now();
     const stale = this.held.filter((h) => now - h.leasedAt > this.ahead.maxAgeMs);
     if (stale.length > 0) {
@@ -251,6 +168,12 @@ export class Dispatcher {
 
   private get free(): number {
     return this.config.concurrency - this.slots.size;
+  }
+
+  /** Where a delivery goes, for the per-host cap: host and port (a URI that cannot be sent to counts as its own). */
+  private destinationOf(uri: string): string {
+    const target = this.targets.targetOf(uri);
+    return 'host' in target ? target.host : uri;
   }
 
   private fits(subscriptionId: number, host: string): boolean {
@@ -300,24 +223,20 @@ export class Dispatcher {
   }
 
   /**
-   * Sends held rows that fit under the caps, oldest due first, each read again under its lease
-   * first: one whose lease was cleared or passed on is dropped, unsent. Held rows never take the
-   * pool's last free slot, which is left to claims: rows ahead only ever speed up destinations at
-   * their own cap, never take the pool from other tenants' rows due before them.
+   * Sends held rows that fit under the caps, oldest due first, each read again under its lease. The
+   * pool's last free slot is left to claims: rows ahead never take it from other tenants' rows.
    */
   private async sendHeld(): Promise<void> {
     const room = this.free - 1;
-    if (this.held.length === 0 || room <= 0 || this.stopped) return;
+    if (this.held.length === 0 || room <= 0 || !this.started) return;
     const picked: Held[] = [];
-    for (const h of this.held) {
-      if (picked.length >= room) break;
-      if (!this.fits(h.subscriptionId, h.host)) continue;
+    this.held = this.held.filter((h) => {
+      if (picked.length >= room || !this.fits(h.subscriptionId, h.host)) return true;
       this.take(h.id, h.subscriptionId, h.host);
       picked.push(h);
-    }
+      return false;
+    });
     if (picked.length === 0) return;
-    const taken = new Set(picked);
-    this.held = this.held.filter((h) => !taken.has(h));
     let rows: LeasedDelivery[];
     try {
       rows = await readLeased(this.db, picked.map((h) => h.id));
@@ -330,7 +249,7 @@ export class Dispatcher {
     const moved: Held[] = [];
     for (const h of picked) {
       const row = byId.get(h.id);
-      if (row?.lease_owner === h.token && destinationOf(row.uri) === h.host) {
+      if (row?.lease_owner === h.token && this.destinationOf(row.uri) === h.host) {
         recordDispatcherLag([row.next_attempt_at], this.now());
         this.launch(row);
         continue;
@@ -344,7 +263,7 @@ export class Dispatcher {
 
   /** The most rows a destination answering in about `answerMs` should have held: what its sends get through in half the age bound. */
   private boundFor(answerMs: number): number {
-    const atPace = Math.floor((this.config.concurrencyPerHost * this.ahead.maxAgeMs) / (2 * Math.max(1, answerMs)));
+    const atPace = Math.floor(this.ahead.maxAgeMs / 2 / Math.max(answerMs, 1)) * this.config.concurrencyPerHost;
     return Math.min(this.ahead.perHost, Math.max(this.ahead.minPerHost, atPace));
   }
 
@@ -360,7 +279,7 @@ export class Dispatcher {
   /** A send to `row`'s destination was answered after `answerMs`: if few rows are held for it, ask for more. */
   private noteAnswered(row: LeasedDelivery, answerMs: number): void {
     if (this.ahead.perHost === 0) return;
-    const host = destinationOf(row.uri);
+    const host = this.destinationOf(row.uri);
     if (this.drained.has(host)) return;
     let topUp = this.topUps.get(host);
     const slowest = Math.max(answerMs, topUp?.answerMs ?? 0);
@@ -373,18 +292,14 @@ export class Dispatcher {
     if (topUp.subscriptions.size < MAX_TOP_UP_SUBSCRIPTIONS) topUp.subscriptions.add(Number(row.subscription_id));
   }
 
-  /**
-   * Leases rows ahead for the destinations that answered while few were held for them: one
-   * statement each, oldest due first among the subscriptions seen sending there. Whether any
-   * row was added.
-   */
+  /** Leases rows ahead for the destinations that answered while few were held for them, one statement each; whether any was added. */
   private async topUp(): Promise<boolean> {
     const wanted = [...this.topUps];
     this.topUps.clear();
     let added = false;
     for (const [host, { subscriptions, answerMs }] of wanted) {
       // The last free slot is left to claims: with none to spare, nothing is leased ahead.
-      if (this.stopped || this.free <= 1) break;
+      if (!this.started || this.free <= 1) break;
       if (this.drained.has(host) || this.enoughAhead(host, answerMs)) continue;
       const limit = Math.min(this.boundFor(answerMs) - this.heldFor(host), this.ahead.total - this.held.length);
       if (limit <= 0) continue;
@@ -393,16 +308,16 @@ export class Dispatcher {
         subscriptions.add(id);
       }
       const nowMs = this.now();
-      const token = this.token();
+      const token = `${this.owner}:${randomUUID()}`;
       const leased = await leaseDueOfSubscriptions(this.db, { token, now: iso(nowMs), until: iso(nowMs + this.config.leaseMs), limit, subscriptions: [...subscriptions] });
       if (leased.length < limit) {
         if (this.drained.size >= MAX_DRAINED_HOSTS) this.drained.clear();
         this.drained.add(host);
       }
       if (leased.length === 0) continue;
-      for (const row of leased) this.held.push({ id: row.id, subscriptionId: row.subscriptionId, host, token, leasedAt: nowMs, due: row.nextAttemptAt });
+      for (const row of leased) this.held.push({ ...row, host, token, leasedAt: nowMs });
       // Due times are ISO-8601 strings of one shape: code-unit order is time order.
-      this.held.sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id - b.id));
+      this.held.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id - b.id));
       added = true;
     }
     return added;
@@ -416,7 +331,7 @@ export class Dispatcher {
   }
 
   private async claimIntoFreeSlots(): Promise<void> {
-    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+    for (let round = 0; round < MAX_ROUNDS && this.started; round++) {
       const free = this.free;
       if (free <= 0) {
         this.backlog = true;
@@ -435,7 +350,7 @@ export class Dispatcher {
       let learned = false;
       for (const row of rows) {
         const subscriptionId = Number(row.subscription_id);
-        const host = destinationOf(row.uri);
+        const host = this.destinationOf(row.uri);
         if (this.fits(subscriptionId, host)) {
           this.take(Number(row.id), subscriptionId, host);
           this.launch(row);
@@ -456,18 +371,10 @@ export class Dispatcher {
     }
   }
 
-  private token(): string {
-    return `${this.owner}:${randomUUID()}`;
-  }
-
-  /**
-   * Leases up to `limit` due deliveries, oldest first, in one statement (FOR UPDATE SKIP LOCKED
-   * on PostgreSQL, so concurrent dispatchers take disjoint rows), except those of the `excluded`
-   * subscriptions, read with their event, subscription and secrets.
-   */
+  /** Leases up to `limit` due deliveries, oldest first, except those of the `excluded` subscriptions (leaseDueDeliveries). */
   claim(limit: number, leaseMs = this.config.leaseMs, excluded: readonly number[] = []): Promise<LeasedDelivery[]> {
     const nowMs = this.now();
-    return leaseDueDeliveries(this.db, { token: this.token(), now: iso(nowMs), until: iso(nowMs + leaseMs), limit, excluded });
+    return leaseDueDeliveries(this.db, { token: `${this.owner}:${randomUUID()}`, now: iso(nowMs), until: iso(nowMs + leaseMs), limit, excluded });
   }
 
   /** Sends a delivery whose slot is taken; the slot frees once its attempt is recorded (see finish). */
@@ -489,31 +396,25 @@ export class Dispatcher {
     this.sending.add(send);
   }
 
-  /**
-   * Sends one leased delivery and records the attempt; resolves once the record is written.
-   * `queued`, when given, is called as soon as a delivered attempt's record is queued, before it
-   * is written (the slot can take the next send meanwhile); see finish().
-   */
+  /** Sends one leased delivery and records the attempt; resolves once the record is written (`queued`: see finish). */
   async deliver(row: LeasedDelivery, queued?: () => void): Promise<void> {
     if (!toBool(row.is_active)) {
       // Paused or disabled subscriptions receive nothing; the row stays in the log and can be redelivered.
-      await this.finish(row, { state: 'failed' }, null);
-      return;
+      return this.finish(row, null, { state: 'failed' });
     }
     let outcome: SendOutcome;
     let rendered = false;
     try {
-      const body = await this.options.renderer.payloadOf(
-        { eventId: Number(row.event_id), event: row.event, eventType: row.event_type, companyId: Number(row.company_id), recordId: Number(row.record_id), occurredAt: row.occurred_at },
-        row.payload,
-      );
+      const body = await this.options.renderer.payloadOf(row);
       rendered = true;
-      const timestamp = Math.floor(this.now() / 1000);
-      const secrets = { signingSecret: row.signing_secret, previousSigningSecret: row.previous_signing_secret, previousSecretExpiresAt: row.previous_secret_expires_at };
+      const nowMs = this.now();
+      const timestamp = Math.floor(nowMs / 1000);
+      const secrets = [row.signing_secret];
+      if (row.previous_signing_secret && previousSecretStillSigns(row.previous_secret_expires_at, nowMs)) secrets.push(row.previous_signing_secret);
       const headers = {
         'webhook-id': row.webhook_id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(liveSigningSecrets(secrets, this.now()), row.webhook_id, timestamp, body),
+        'webhook-signature': signatureHeader(secrets, row.webhook_id, timestamp, body),
       };
       outcome = await postWebhook(row.uri, headers, body, { timeoutMs: this.config.timeoutMs, guard: this.options.guard, pools: this.pools, targets: this.targets });
     } catch (error) {
@@ -527,7 +428,6 @@ export class Dispatcher {
 
   private async record(row: LeasedDelivery, outcome: SendOutcome, queued?: () => void): Promise<void> {
     const nowMs = this.now();
-    const attempts = Number(row.attempt_count) + 1;
     const attempt: AttemptInsert = {
       delivery_id: Number(row.id),
       attempted_at: iso(nowMs),
@@ -540,53 +440,45 @@ export class Dispatcher {
     recordWebhookAttempt(ok);
     // Rows are leased ahead only for a destination that answers.
     if (outcome.status !== null) this.noteAnswered(row, outcome.durationMs);
-    if (ok) return this.finish(row, { state: 'delivered', attempt_count: attempts }, attempt, { failing_since: null }, queued);
+    if (ok) return this.finish(row, attempt, { state: 'delivered', failingSince: null }, queued);
     // 410 Gone: the receiver says the endpoint is retired; stop at once.
-    if (outcome.status === 410) return this.finish(row, { state: 'failed', attempt_count: attempts }, attempt, { deactivate: true });
+    if (outcome.status === 410) return this.finish(row, attempt, { state: 'failed', deactivate: true });
     const honoured = outcome.status === 429 || outcome.status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : null;
-    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, attempts, honoured, this.options.random);
+    const delay = nextAttemptDelayMs(this.config.retryScheduleSeconds, Number(row.attempt_count) + 1, honoured);
+    const retryAt = delay === null ? undefined : iso(nowMs + delay);
     const failingSince = row.failing_since ?? iso(nowMs);
     const disable = nowMs - Date.parse(failingSince) >= this.config.disableAfterHours * 3600 * 1000;
-    const delivery =
-      delay === null ? { state: 'failed', attempt_count: attempts } : { state: 'pending', attempt_count: attempts, next_attempt_at: iso(nowMs + delay) };
-    return this.finish(row, delivery, attempt, disable ? { deactivate: true } : { failing_since: failingSince });
+    return this.finish(row, attempt, { state: retryAt ? 'pending' : 'failed', retryAt, ...(disable ? { deactivate: true } : { failingSince }) });
   }
 
   /**
-   * Records the attempt and moves the delivery on, in one transaction shared with the other
-   * attempts that finished meanwhile. The delivery update is conditional on still holding the
-   * lease: if it expired and another dispatcher took over, this result is only kept as an attempt.
-   *
-   * With `queued` (a delivered attempt), the record may wait a few milliseconds for others and
-   * `queued` frees the slot at once; the row stays leased until the record is written, so no
-   * dispatcher sends it again (a crash meanwhile means a resend, never a loss). Failed attempts
-   * are written before their slot frees, so the subscription's next send sees a pause or a
-   * failing_since they cause.
+   * Records the attempt and moves the delivery on (while it still holds the lease), in a
+   * transaction shared with others. A delivered attempt's record may wait a few milliseconds for
+   * company while `queued` frees its slot (the row stays leased until written: a crash means a
+   * resend, never a loss); failed attempts are written first, so the next send sees their pause.
    */
   private async finish(
     row: LeasedDelivery,
-    delivery: { state: string; attempt_count?: number; next_attempt_at?: string },
     attempt: AttemptInsert | null,
-    subscription: { failing_since?: string | null; deactivate?: boolean } = {},
+    next: { state: string; retryAt?: string; failingSince?: string | null; deactivate?: boolean },
     queued?: () => void,
   ): Promise<void> {
     const nowMs = this.now();
-    const terminal = delivery.state !== 'pending';
     const settlement: Settlement = {
       deliveryId: Number(row.id),
       leaseOwner: row.lease_owner,
       delivery: {
-        state: delivery.state,
-        attempt_count: delivery.attempt_count,
-        next_attempt_at: terminal ? null : (delivery.next_attempt_at ?? null),
-        completed_at: terminal ? iso(nowMs) : null,
+        state: next.state,
+        attempt_count: attempt ? Number(row.attempt_count) + 1 : undefined,
+        next_attempt_at: next.retryAt ?? null,
+        completed_at: next.retryAt ? null : iso(nowMs),
       },
       attempt,
       subscriptionId: Number(row.subscription_id),
-      failingSince: subscription.deactivate ? undefined : subscription.failing_since,
-      deactivate: subscription.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
+      failingSince: next.failingSince,
+      deactivate: next.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
-    if (!queued || this.stopped || this.records.size >= MAX_WAITING_RECORDS) {
+    if (!queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS) {
       await this.records.add(settlement, true);
       return;
     }
@@ -597,30 +489,23 @@ export class Dispatcher {
 }
 
 /**
- * Group commit for attempt records: records that finish close together share one transaction.
- * add() resolves once its record is written, with whether the delivery moved on (false: its
- * lease had passed to another dispatcher). A record added `now` is written after this turn,
- * taking every waiting one with it; others may wait up to `delayMs` for company (or until
- * MAX_WAITING_RECORDS wait). A batch that fails is written again one record at a time, so one
- * bad record never takes the others with it; a record never written leaves its delivery leased,
- * to be sent again when the lease expires.
+ * Group commit for attempt records: add() resolves once its record is written. A record added
+ * `now` is written after this turn, taking every waiting one with it; others may wait up to
+ * `delayMs` for company. A batch that fails is written again one record at a time, so one bad
+ * record never takes the others with it (one never written leaves its delivery leased).
  */
 class RecordBatches {
-  private waiting: { settlement: Settlement; resolve: (moved: boolean) => void; reject: (error: unknown) => void }[] = [];
+  readonly waiting: { settlement: Settlement; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
   private writes = Promise.resolve();
 
   constructor(
-    private readonly write: (batch: readonly Settlement[]) => Promise<boolean[]>,
+    private readonly write: (batch: readonly Settlement[]) => Promise<unknown>,
     private readonly delayMs: number,
   ) {}
 
-  get size(): number {
-    return this.waiting.length;
-  }
-
-  add(settlement: Settlement, now: boolean): Promise<boolean> {
+  add(settlement: Settlement, now: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ settlement, resolve, reject });
       if (now || this.delayMs <= 0 || this.waiting.length >= MAX_WAITING_RECORDS) this.flush();
@@ -645,11 +530,11 @@ class RecordBatches {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_WAITING_RECORDS);
       try {
-        const moved = await this.write(batch.map((w) => w.settlement));
-        batch.forEach((w, i) => w.resolve(moved[i] ?? false));
+        await this.write(batch.map((w) => w.settlement));
+        for (const w of batch) w.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
-        else for (const w of batch) await this.write([w.settlement]).then(([moved]) => w.resolve(moved ?? false), w.reject);
+        else for (const w of batch) await this.write([w.settlement]).then(w.resolve, w.reject);
       }
     }
   }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInst
 import { onPostgres } from '../support/backend.js';
 import type { TestApp } from '../support/test-app.js';
 import { scanLicensesOnce } from '../../src/webhooks/license-events.js';
-import { LicenseScheduler } from '../../src/workers/license-scheduler.js';
+import { LicenseScheduler } from '../../src/workers/webhook-workers.js';
 import { startWebhookApp, subscribe, waitFor } from './support.js';
 
 const DAY = 24 * 3600 * 1000;

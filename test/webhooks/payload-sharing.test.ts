@@ -22,7 +22,7 @@ describe('webhook bodies rendered once per event', () => {
     const eventId = await t.app.db.transaction((trx) =>
       emitEvent(trx, { event: 'timesheet', eventType: 'updated', companyId: 1, recordId: timesheetId, occurredAt }),
     );
-    return { eventId: eventId!, event: 'timesheet', eventType: 'updated', companyId: 1, recordId: timesheetId, occurredAt };
+    return { event_id: eventId!, event: 'timesheet', event_type: 'updated', company_id: 1, record_id: timesheetId, occurred_at: occurredAt, payload: null };
   }
 
   function counting(): { execute: Execute; calls: () => number } {
@@ -40,14 +40,14 @@ describe('webhook bodies rendered once per event', () => {
     const event = await newEvent(9901);
     const { execute, calls } = counting();
     const renderer = new PayloadRenderer(t.app.db, execute);
-    const bodies = await Promise.all([renderer.payloadOf(event, null), renderer.payloadOf(event, null), renderer.payloadOf(event, null)]);
+    const bodies = await Promise.all([renderer.payloadOf(event), renderer.payloadOf(event), renderer.payloadOf(event)]);
     expect(calls()).toBe(1);
     expect(new Set(bodies).size).toBe(1);
     expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'timesheet.updated', data: { timesheetId: 9901 } });
-    const stored = (await t.app.db('webhook_events').where({ id: event.eventId }).first('payload')) as { payload: string };
+    const stored = (await t.app.db('webhook_events').where({ id: event.event_id }).first('payload')) as { payload: string };
     expect(stored.payload).toBe(bodies[0]);
     // A delivery read before the body was stored still gets those bytes, without rendering again.
-    expect(await renderer.payloadOf(event, null)).toBe(bodies[0]);
+    expect(await renderer.payloadOf(event)).toBe(bodies[0]);
     expect(calls()).toBe(1);
   });
 
@@ -59,11 +59,11 @@ describe('webhook bodies rendered once per event', () => {
       calls++;
       return fail ? Promise.reject(new Error('execution failed')) : t.app.execute(request);
     });
-    const shared = await Promise.allSettled([renderer.payloadOf(event, null), renderer.payloadOf(event, null)]);
+    const shared = await Promise.allSettled([renderer.payloadOf(event), renderer.payloadOf(event)]);
     expect(shared.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(calls).toBe(1);
     fail = false;
-    expect(JSON.parse(await renderer.payloadOf(event, null))).toMatchObject({ data: { timesheetId: 9902 } });
+    expect(JSON.parse(await renderer.payloadOf(event))).toMatchObject({ data: { timesheetId: 9902 } });
     expect(calls).toBe(2);
   });
 });

@@ -5,7 +5,7 @@ import { migrationSource } from '../../src/shared/db/migrations/index.js';
 import { scanLicenses } from '../../src/webhooks/license-events.js';
 import { emitEvent } from '../../src/webhooks/outbox.js';
 import { pruneWebhookHistory } from '../../src/repositories/webhook-history.js';
-import { RetentionWorker } from '../../src/workers/retention.js';
+import { RetentionWorker } from '../../src/workers/webhook-workers.js';
 import { createTestDatabase } from '../support/backend.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { FAST_WEBHOOKS, subscribe, waitFor } from './support.js';

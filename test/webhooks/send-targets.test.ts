@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
-import { readTarget, SendTargets } from '../../src/webhooks/send-targets.js';
-import { postWebhook, SendPools } from '../../src/webhooks/sender.js';
+import { postWebhook, readTarget, SendPools, SendTargets } from '../../src/webhooks/sender.js';
 
 describe('delivery URIs read once', () => {
   it('reads a URI, literal address checked, once for all its sends', () => {
