@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
 import { badInput, errorCodeOf } from '../shared/errors.js';
-import { readJsonObject } from '../shared/http/json-body.js';
-import { sendJson } from '../shared/http/respond.js';
+import { readJsonObject } from '../shared/http/read-body.js';
+import { failureEnvelope, sendFailure, sendJson, successEnvelope } from '../shared/http/respond.js';
 import type { TokenAttempts } from '../auth/token-attempts.js';
-import { failureEnvelope, successEnvelope } from './envelope.js';
-import { sendFailure } from './send-failure.js';
 
 export const TOKEN_PATH = '/api/external/token/request';
 

@@ -9,18 +9,16 @@ import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf } from '../graphql/execute.js';
-import { batchAdmission } from '../graphql/batch-admission.js';
-import { graphqlHttpHandler } from '../graphql/http-handler.js';
-import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
+import { GraphQLAdmission } from '../graphql/admission.js';
 import { createYogaApp } from '../graphql/yoga.js';
 import { schema } from '../graphql/schema.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
-import { sendEnvelopeFailure, sendFailure } from '../rest/send-failure.js';
 import { handleTokenRequest, TOKEN_PATH } from '../rest/token-route.js';
 import { openDatabase, type Db } from '../shared/db/knex.js';
 import { openDatabaseForStart, prepareDatabase } from '../shared/db/prepare.js';
 import { refusal } from '../shared/http/failure.js';
+import { sendEnvelopeFailure } from '../shared/http/respond.js';
 import { createLogger, type Logger } from '../shared/observability/logger.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
@@ -95,11 +93,16 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const streams = new StreamAdmission(liveStreams, tokens, limits.graphql.maxTokens);
-  const admitBatch = batchAdmission({ schema, limits: limits.graphql, charge: (principal, res, points) => authentication.chargeMore(principal, res, points) });
+  const admission = new GraphQLAdmission({
+    schema,
+    limits: limits.graphql,
+    charge: (principal, res, points) => authentication.chargeMore(principal, res, points),
+    streams: liveStreams,
+    tokens,
+  });
   /** The handlers of exact paths; everything else is routed by prefix below. */
   const exactPaths = new Map<string, Handler>([
-    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authentication, streams, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) })],
+    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authentication, admission, bodyLimitBytes })],
     ...Object.entries(operabilityEndpoints({ db, draining: (): boolean => drain.draining })),
     [OPENAPI_PATH, openApiEndpoint(options.printOpenApi)],
     [TOKEN_PATH, (req, res) => handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes })],
@@ -137,10 +140,6 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
         cors: corsLayer(config.corsOrigins ?? []),
       },
       handle,
-      (_req, res, error) => {
-        if (!res.headersSent) sendFailure(res, error);
-        else res.destroy();
-      },
     ),
   );
   answerClientErrors(server, logger, limits);

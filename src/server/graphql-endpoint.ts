@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAuthentication } from '../auth/request-authentication.js';
-import { sendGraphQLError } from '../graphql/send-failure.js';
-import type { BatchAdmission } from '../graphql/batch-admission.js';
-import type { GraphQLHttpHandler } from '../graphql/http-handler.js';
-import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
+import { isJsonArray, type GraphQLAdmission } from '../graphql/admission.js';
+import { graphqlHttpHandler } from '../graphql/http-handler.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { apiError } from '../shared/errors.js';
+import { failureOfError } from '../shared/http/failure.js';
 import { readUtf8Body } from '../shared/http/read-body.js';
+import { sendGraphQLFailure } from '../shared/http/respond.js';
 import { requestContextOf } from '../shared/request-context.js';
 
 function wantsGraphiQL(req: IncomingMessage): boolean {
@@ -42,12 +42,8 @@ export interface GraphQLEndpointOptions {
   /** The GraphiQL page's HTML (src/server/graphiql/page.ts), asked for on every visit. */
   graphiqlPage: () => string;
   authentication: RequestAuthentication;
-  streams: StreamAdmission;
+  admission: GraphQLAdmission;
   bodyLimitBytes: number;
-  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before yoga answers it. */
-  admitBatch: BatchAdmission;
-  /** Answers GET and JSON POST requests of one operation (src/graphql/http-handler.ts). */
-  httpHandler: GraphQLHttpHandler;
 }
 
 const STREAM_MEDIA_TYPES = /text\/event-stream|multipart\/mixed/i;
@@ -64,18 +60,17 @@ function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | u
   const accept = req.headers.accept ?? '';
   if (STREAM_MEDIA_TYPES.test(accept) && !JSON_MEDIA_TYPES.test(accept)) return true;
   if (body === undefined) return false;
-  if (!JSON_BODY.test(req.headers['content-type'] ?? '')) return true;
-  const first = body.find((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
-  return first === 0x5b;
+  return !JSON_BODY.test(req.headers['content-type'] ?? '') || isJsonArray(body);
 }
 
 /**
  * /graphql: the GraphiQL page for a browser; everything else, once the caller is authenticated
- * and charged, the body read (bounded, UTF-8) and a live stream admitted, through graphql-http
- * or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
+ * and charged, the body read (bounded, UTF-8) and admitted (src/graphql/admission.ts), through
+ * graphql-http or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { yoga } = options;
+  const httpHandler = graphqlHttpHandler(yoga);
   return async (req, res) => {
     if (wantsGraphiQL(req)) {
       req.resume();
@@ -83,33 +78,29 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
       return;
     }
     try {
-      const authenticated = options.authentication.authenticate(req, res);
-      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
-      let requestBody: Buffer | undefined;
+      const principal = await options.authentication.authenticate(req, res);
+      let body: Buffer | undefined;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
-        // Read (and bound) the body here, for either handler.
-        requestBody = await readUtf8Body(req, options.bodyLimitBytes);
-        const admitting = options.admitBatch(requestBody, principal, res);
-        if (admitting) await admitting;
+        body = await readUtf8Body(req, options.bodyLimitBytes);
       }
-      const admitting = options.streams.admit(req, res, principal, requestBody);
+      const admitting = options.admission.admit(req, res, principal, body);
       const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
-      if (!yogaAnswers(req, liveStream, requestBody)) return await options.httpHandler(req, res, context, requestBody);
-      if (requestBody !== undefined) {
-        const body = requestBody;
+      if (!yogaAnswers(req, liveStream, body)) return await httpHandler(req, res, context, body);
+      if (body !== undefined) {
+        const read = body;
         // yoga takes the body already read as an async iterable instead of the socket.
-        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+        (req as IncomingMessage & { body?: unknown }).body = { size: read.length, async *[Symbol.asyncIterator]() { yield read; } };
       }
       await yoga(req, res, context);
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;
-      sendGraphQLError(res, thrown);
+      sendGraphQLFailure(res, failureOfError(thrown));
     }
   };
 }
