@@ -3,7 +3,6 @@ import { Authenticator } from '../auth/authenticator.js';
 import { trustedProxyList } from '../auth/client-address.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import { createRateLimits } from '../auth/rate-limits.js';
-import { RequestAuthentication } from '../auth/request-authentication.js';
 import { TokenAttempts } from '../auth/token-attempts.js';
 import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
@@ -20,6 +19,8 @@ import { openDatabaseForStart, prepareDatabase } from '../shared/db/prepare.js';
 import { refusal } from '../shared/http/failure.js';
 import { sendEnvelopeFailure } from '../shared/http/respond.js';
 import { createLogger, type Logger } from '../shared/observability/logger.js';
+import type { Principal } from '../shared/principal.js';
+import { requestContextOf } from '../shared/request-context.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
 import { createWebhookServices } from '../webhooks/services.js';
@@ -85,24 +86,31 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
   const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = limits.bodyLimitBytes;
   const rateLimits = createRateLimits(limits, db);
-  const authentication = new RequestAuthentication(authenticator, rateLimits);
+  /** Both APIs' one gate between the headers and any route or resolver: the caller, charged one request, its key noted for the log line. */
+  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<Principal> => {
+    const principal = await authenticator.authenticate(req.headers);
+    const context = requestContextOf(res);
+    if (context) context.keyId = principal.keyId;
+    await rateLimits.perKey.consume(principal.keyId, res);
+    return principal;
+  };
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const execute = executorOf(yoga);
-  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
+  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
   const admission = new GraphQLAdmission({
     schema,
     limits: limits.graphql,
-    charge: (principal, res, points) => authentication.chargeMore(principal, res, points),
+    charge: (principal, res, points) => rateLimits.perKey.consume(principal.keyId, res, points),
     streams: liveStreams,
     tokens,
   });
   /** The handlers of exact paths; everything else is routed by prefix below. */
   const exactPaths = new Map<string, Handler>([
-    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authentication, admission, bodyLimitBytes })],
+    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authenticate, admission, bodyLimitBytes })],
     ...Object.entries(operabilityEndpoints({ db, draining: (): boolean => drain.draining })),
     [OPENAPI_PATH, openApiEndpoint(options.printOpenApi)],
     [TOKEN_PATH, (req, res) => handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes })],

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestAuthentication } from '../auth/request-authentication.js';
 import { isJsonArray, type GraphQLAdmission } from '../graphql/admission.js';
 import { graphqlHttpHandler } from '../graphql/http-handler.js';
 import type { YogaApp } from '../graphql/yoga.js';
@@ -7,41 +6,34 @@ import { apiError } from '../shared/errors.js';
 import { failureOfError } from '../shared/http/failure.js';
 import { readUtf8Body } from '../shared/http/read-body.js';
 import { sendGraphQLFailure } from '../shared/http/respond.js';
+import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
 
-function wantsGraphiQL(req: IncomingMessage): boolean {
-  return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-}
-
 /**
- * Everything the page loads comes from this server (src/server/graphiql/assets.ts); the policy
- * makes the browser refuse anything else. Monaco adds style elements and starts its workers.
+ * The GraphiQL page's headers. Everything the page loads comes from this server
+ * (src/server/graphiql/assets.ts); the policy makes the browser refuse anything else. Monaco adds
+ * style elements and starts its workers.
  */
-const GRAPHIQL_CSP = [
-  "default-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function sendGraphiQLPage(res: ServerResponse, html: string): void {
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    'content-security-policy': GRAPHIQL_CSP,
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(html);
-}
+const GRAPHIQL_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': [
+    "default-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+};
 
 export interface GraphQLEndpointOptions {
   yoga: YogaApp;
   /** The GraphiQL page's HTML (src/server/graphiql/page.ts), asked for on every visit. */
   graphiqlPage: () => string;
-  authentication: RequestAuthentication;
+  /** Authentication and the per-key rate limit, shared with the REST routes. */
+  authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
   admission: GraphQLAdmission;
   bodyLimitBytes: number;
 }
@@ -72,13 +64,14 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
   const { yoga } = options;
   const httpHandler = graphqlHttpHandler(yoga);
   return async (req, res) => {
-    if (wantsGraphiQL(req)) {
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
       req.resume();
-      sendGraphiQLPage(res, options.graphiqlPage());
+      const html = options.graphiqlPage();
+      res.writeHead(200, { ...GRAPHIQL_HEADERS, 'content-length': Buffer.byteLength(html) }).end(html);
       return;
     }
     try {
-      const principal = await options.authentication.authenticate(req, res);
+      const principal = await options.authenticate(req, res);
       let body: Buffer | undefined;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
