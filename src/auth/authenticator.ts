@@ -25,18 +25,13 @@ function present(principal: Principal | null): Principal {
   return principal;
 }
 
-interface CachedKey {
-  principal: Principal | null;
-  until: number;
-}
-
 /**
  * Turns request headers into a Principal. This is the only place credentials are read;
  * both APIs receive the Principal ready-made. A key's state is re-read from the database
  * at most every `cacheSeconds`, which bounds how long a revoked key's tokens keep working.
  */
 export class Authenticator {
-  private readonly keyCache = new Map<number, CachedKey>();
+  private readonly keyCache = new Map<number, { principal: Principal | null; until: number }>();
   private readonly refreshing = new Map<number, Promise<Principal | null>>();
   /** The accepted subscription keys' bytes, encoded once rather than on every request. */
   private readonly subscriptionKeyBytes: readonly Buffer[];
@@ -78,8 +73,7 @@ export class Authenticator {
   }
 
   private principalOf(verified: { keyId: number } | null): Principal | Promise<Principal> {
-    if (!verified) return present(null);
-    const principal = this.principalForKey(verified.keyId);
+    const principal = verified && this.principalForKey(verified.keyId);
     return principal instanceof Promise ? principal.then(present) : present(principal);
   }
 
@@ -90,7 +84,7 @@ export class Authenticator {
     }
     const record = await findApiKeyByPlaintext(this.db, apiKey);
     if (!record || record.revokedAt !== null) throw unauthenticated('Unknown or revoked API key');
-    this.keyCache.set(record.id, { principal: principalOf(record), until: this.now() + this.cacheSeconds * 1000 });
+    this.remember(record.id, principalOf(record));
     return this.tokens.issue(record.id);
   }
 
@@ -102,13 +96,14 @@ export class Authenticator {
     const pending = this.refreshing.get(keyId);
     if (pending) return pending;
     const refresh = findApiKeyById(this.db, keyId)
-      .then((record) => {
-        const principal = record && record.revokedAt === null ? principalOf(record) : null;
-        this.keyCache.set(keyId, { principal, until: this.now() + this.cacheSeconds * 1000 });
-        return principal;
-      })
+      .then((record) => this.remember(keyId, record && record.revokedAt === null ? principalOf(record) : null))
       .finally(() => this.refreshing.delete(keyId));
     this.refreshing.set(keyId, refresh);
     return refresh;
+  }
+
+  private remember(keyId: number, principal: Principal | null): Principal | null {
+    this.keyCache.set(keyId, { principal, until: this.now() + this.cacheSeconds * 1000 });
+    return principal;
   }
 }

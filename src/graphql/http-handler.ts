@@ -9,16 +9,10 @@ interface Exchange {
   result?: ExecutionResult;
 }
 
-interface HttpExtension {
-  status?: number;
-  headers?: Record<string, string>;
-  /** Only under application/graphql-response+json: under application/json the status is 200 (GraphQL over HTTP). */
-  spec?: boolean;
-}
-
-function httpOf(error: GraphQLError): HttpExtension | undefined {
+/** An error's `extensions.http`; a `spec` status applies only under application/graphql-response+json (GraphQL over HTTP). */
+function httpOf(error: GraphQLError): { status?: number; headers?: Record<string, string>; spec?: boolean } | undefined {
   const http = error.extensions?.http;
-  return typeof http === 'object' && http !== null ? (http as HttpExtension) : undefined;
+  return typeof http === 'object' && http !== null ? http : undefined;
 }
 
 /** An error as the caller sees it: `extensions.http` decides the answer's status and headers, and stays out of the body. */

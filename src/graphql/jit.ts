@@ -25,22 +25,14 @@ import type { Plugin } from 'graphql-yoga';
 const MAX_DOCUMENT_LENGTH = 3_000;
 
 /**
- * The GRAPHQL_EXECUTOR=compiled plugin: queries run by graphql-jit, compiled once per document
- * and operation, wherever its answer is provably graphql-js's; graphql-js answers the rest.
- * Nothing else in the pipeline changes (parsing, validation, GraphQL Armor, the cost limit,
- * the context, error masking).
- *
- * - only the operations `compilable` admits are compiled, the first time they run;
- * - graphql-js coerces the variables first (`getVariableValues`), and graphql-jit is given the
- *   coerced values, which it coerces to themselves (`compilable` admits only such types); when
- *   graphql-js refuses them, graphql-js runs the operation and words the refusal;
- * - a result with any error, or a throw, is dropped and graphql-js runs the operation again with
- *   the same context, so errors, their order and locations and the data around them are
- *   graphql-js's. Queries only read, so running one twice changes nothing but the time a
- *   failure takes. The one exception: a resolver's error in a checked-in document (below).
- *
- * Compiled forms are kept per document object: yoga's parse cache hands out one per text (and
- * bounds how many), and the checked-in operations are fixed, so nothing here grows on its own.
+ * The GRAPHQL_EXECUTOR=compiled plugin: a query runs by graphql-jit, compiled the first time it
+ * runs, wherever `compilable` proves its answer is graphql-js's; graphql-js answers the rest, and
+ * the rest of the pipeline is unchanged. graphql-js coerces the variables first and graphql-jit is
+ * given the coerced values (graphql-js words a refusal). A result with any error, or a throw, is
+ * dropped and graphql-js runs the query again with the same context, so errors and the data around
+ * them are graphql-js's (queries only read; the one exception: a resolver's error in a checked-in
+ * document, below). Compiled forms are kept per document object: yoga's parse cache hands out one
+ * per text (and bounds how many), and the checked-in operations are fixed.
  */
 export function jitPlugin(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();

@@ -16,7 +16,7 @@ export interface ServerContext {
   principal?: Principal;
   /** Echoed in masked errors so a caller can quote it. */
   requestId?: string;
-  /** Set when the request was admitted as a live stream (src/graphql/admission.ts). */
+  /** Set when the request was admitted as a live stream (src/server/graphql-endpoint.ts). */
   liveStream?: LiveTicket;
 }
 

@@ -8,9 +8,7 @@ import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf } from '../graphql/execute.js';
-import { GraphQLAdmission } from '../graphql/admission.js';
 import { createYogaApp } from '../graphql/yoga.js';
-import { schema } from '../graphql/schema.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
 import { handleTokenRequest, TOKEN_PATH } from '../rest/token-route.js';
@@ -94,6 +92,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
     await rateLimits.perKey.consume(principal.keyId, res);
     return principal;
   };
+  /** The further operations of a GraphQL batch, charged to the same budget. */
+  const charge = (principal: Principal, res: ServerResponse, points: number) => rateLimits.perKey.consume(principal.keyId, res, points);
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const execute = executorOf(yoga);
@@ -101,16 +101,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const admission = new GraphQLAdmission({
-    schema,
-    limits: limits.graphql,
-    charge: (principal, res, points) => rateLimits.perKey.consume(principal.keyId, res, points),
-    streams: liveStreams,
-    tokens,
-  });
   /** The handlers of exact paths; everything else is routed by prefix below. */
   const exactPaths = new Map<string, Handler>([
-    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authenticate, admission, bodyLimitBytes })],
+    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authenticate, charge, limits: limits.graphql, liveStreams, tokens, bodyLimitBytes })],
     ...Object.entries(operabilityEndpoints({ db, draining: (): boolean => drain.draining })),
     [OPENAPI_PATH, openApiEndpoint(options.printOpenApi)],
     [TOKEN_PATH, (req, res) => handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes })],

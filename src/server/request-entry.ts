@@ -38,20 +38,6 @@ function foldsIntoAnotherPath(pathname: string): boolean {
   return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
-/**
- * The route pattern a request path falls under, for metric labels and log lines, so a label never
- * carries a raw id or a probe's path: one of `fixed`, the path of a matching route, or "unmatched".
- */
-function routeLabeler(paths: readonly string[], fixed: readonly string[]): (pathname: string) => string {
-  const compiled = [...new Set(paths)].map(compilePath);
-  const exact = new Set(fixed);
-  return (pathname) => {
-    if (exact.has(pathname)) return pathname;
-    for (const route of compiled) if (route.pattern.test(pathname)) return route.path;
-    return 'unmatched';
-  };
-}
-
 /** What the log line needs beyond the request context: when the request arrived and its path. */
 interface LoggedRequest extends RequestContext {
   started: number;
@@ -61,12 +47,16 @@ interface LoggedRequest extends RequestContext {
 
 /**
  * The listener that, when a response closes however it ends, writes one log line and records the
- * request metrics under the route's pattern; a response that never finished counts as 499. One
- * function for every request, so a request allocates no closure for it. The line is written
+ * request metrics under the route its path falls under (a fixed path, a route's pattern, or
+ * "unmatched": never a raw id or a probe's path); a response that never finished counts as 499.
+ * One function for every request, so a request allocates no closure for it. The line is written
  * without redaction: its fields are fixed, and the wildcard paths would cost ~10 µs a line.
  */
-function requestLogListener(logger: Logger, routeOf: (pathname: string) => string): (this: ServerResponse) => void {
+function requestLogListener(logger: Logger, routePaths: readonly string[], fixedPaths: readonly string[]): (this: ServerResponse) => void {
   const lines = logger.child({}, { redact: { paths: [] } });
+  const patterns = [...new Set(routePaths)].map(compilePath);
+  const fixed = new Set(fixedPaths);
+  const routeOf = (pathname: string) => (fixed.has(pathname) ? pathname : (patterns.find((route) => route.pattern.test(pathname))?.path ?? 'unmatched'));
   return function onClose(this: ServerResponse): void {
     const context = requestContextOf(this) as LoggedRequest | undefined;
     if (context === undefined || context.logged) return;
@@ -110,7 +100,7 @@ export function requestEntry(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { limits, logger } = options;
-  const onClose = requestLogListener(logger, routeLabeler(options.routePaths, options.fixedPaths));
+  const onClose = requestLogListener(logger, options.routePaths, options.fixedPaths);
   return (req, res) => {
     const pathname = pathnameOf(req.url);
     const context: LoggedRequest = { requestId: requestIdOf(req.headers['x-request-id']), log: logger, started: performance.now(), pathname, logged: false };
