@@ -13,10 +13,8 @@ export interface AccessToken {
   expiresAt: string;
 }
 
-interface VerifiedToken {
-  keyId: number;
-  expiresAt: number;
-}
+/** A token's API key and when it expires (ms). */
+type VerifiedToken = { keyId: number; expiresAt: number };
 
 /**
  * Three base64url segments, each spelled the one way the encoder spells its bytes: no padding, no
@@ -65,12 +63,7 @@ export class TokenIssuer {
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())
       .sign(this.key);
-    return {
-      accessToken,
-      tokenType: 'Bearer',
-      expiresIn: this.ttlSeconds,
-      expiresAt: new Date(expiresAt * 1000).toISOString(),
-    };
+    return { accessToken, tokenType: 'Bearer', expiresIn: this.ttlSeconds, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
   /**

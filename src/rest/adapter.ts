@@ -40,13 +40,6 @@ export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
   return (operationOf(route).variableDefinitions ?? []).filter((v) => !routeBound.has(v.variable.name.value));
 }
 
-interface PageInfo {
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor?: string | null;
-  endCursor?: string | null;
-}
-
 /**
  * The envelope's data (and page parameters) from an operation's result. A missing object on the
  * way (a staff member the key cannot see, say) is no records: null for one record, [] for a list.
@@ -60,17 +53,13 @@ function shapeResult(result: unknown, { at, shape }: DataShape): { data: unknown
   if (shape === 'record') return { data: value ?? null };
   if (value === null || value === undefined) return { data: [] };
   if (shape === 'list') return { data: value };
-  const connection = value as { edges: { node: unknown }[]; pageInfo?: PageInfo };
-  const data = connection.edges.map((edge) => edge.node);
-  const pageInfo = connection.pageInfo;
-  if (shape !== 'page' || !pageInfo) return { data };
-  return {
-    data,
-    page: {
-      nextPageParameter: pageInfo.hasNextPage && pageInfo.endCursor ? `after=${pageInfo.endCursor}` : undefined,
-      prevPageParameter: pageInfo.hasPreviousPage && pageInfo.startCursor ? `before=${pageInfo.startCursor}` : undefined,
-    },
-  };
+  type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor?: string | null; endCursor?: string | null };
+  const { edges, pageInfo: info } = value as { edges: { node: unknown }[]; pageInfo?: PageInfo };
+  const data = edges.map((edge) => edge.node);
+  if (shape !== 'page' || !info) return { data };
+  const nextPageParameter = info.hasNextPage && info.endCursor ? `after=${info.endCursor}` : undefined;
+  const prevPageParameter = info.hasPreviousPage && info.startCursor ? `before=${info.startCursor}` : undefined;
+  return { data, page: { nextPageParameter, prevPageParameter } };
 }
 
 /** A GET may carry the nextPageParameter string as its body, raw or as a JSON string: it joins the URL's query. */
@@ -96,11 +85,8 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-interface CompiledRoute extends ReturnType<typeof compilePath> {
-  route: RestRoute;
-  /** Variables a JSON body may set (bodyVariables). */
-  bodyVariables: Set<string>;
-}
+/** A route with its path compiled and the variables a JSON body may set (bodyVariables). */
+type CompiledRoute = ReturnType<typeof compilePath> & { route: RestRoute; bodyVariables: Set<string> };
 
 /**
  * The REST face of the API: each route runs its operation through yoga's own envelop
