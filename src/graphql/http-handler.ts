@@ -46,8 +46,6 @@ function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
   return { status, statusText: STATUS_CODES[status] ?? '', headers };
 }
 
-export type GraphQLHttpHandler = (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, body: Buffer | undefined) => Promise<void>;
-
 /**
  * /graphql's GET and JSON POST requests of one operation: GraphQL over HTTP as graphql-http
  * implements it (parameters, media types, methods, the status of a refused document), each
@@ -56,7 +54,7 @@ export type GraphQLHttpHandler = (req: IncomingMessage, res: ServerResponse, ser
  * hook, error masking), as envelop's graphql-http integration does it. The request's parameters
  * go into the context, so the cost limit applies (cost.ts).
  */
-export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
+export function graphqlHttpHandler(yoga: YogaApp) {
   /** The envelope's execute, by the context it was built with. */
   const executes = new WeakMap<object, (args: ExecutionArgs) => unknown>();
   const handle = createHandler<IncomingMessage, Exchange, Record<string, unknown>>({
@@ -87,16 +85,10 @@ export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
     },
     formatError: withoutHttp,
   });
-  return async (req, res, serverContext, body) => {
+  return async (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, body: Buffer | undefined): Promise<void> => {
     const exchange: Exchange = { serverContext };
-    const [text, init] = await handle({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      headers: req.headers,
-      body: body === undefined ? null : body.toString('utf8'),
-      raw: req,
-      context: exchange,
-    });
+    const bodyText = body === undefined ? null : body.toString('utf8');
+    const [text, init] = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: bodyText, raw: req, context: exchange });
     const answer = exchange.result ? answerOf(exchange.result, init) : init;
     const headers: Record<string, string | number> = { ...answer.headers };
     if (text !== null) {

@@ -55,21 +55,14 @@ export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, messa
 }
 
 /**
- * The per-request caches of the schema's plugins (data loaders, scope results, node lookups) live
- * in WeakMaps keyed by the context's `contextCacheSymbol` property, else by the context itself.
- * Every cached value points back at the context, and V8's young-generation collector keeps an
- * entry alive while its value is reachable: keyed by the context, a request's context, loaders and
- * rows were promoted into the old generation, which then needed full collections more often. A key
- * of its own, replaced once the operation has its result, dies at the next young collection with
- * its entries (a resolver that ran after the release would find empty caches and load again).
- */
-type WithRequestCaches = { [contextCacheSymbol]: object; requestId?: unknown };
-
-/**
  * Once an operation has its result, whichever way it came (/graphql, a REST route, a payload):
  * its errors are marked with the request id for yoga's masking (which runs after every other
- * plugin's) to put on the masked error, and its plugin caches are released. A stream keeps its
- * caches, since its events run with the same context until it ends, and its events are not marked.
+ * plugin's) to put on the masked error, and its plugin caches are released. The schema plugins
+ * (data loaders, scope results, node lookups) keep those in WeakMaps keyed by the context's
+ * `contextCacheSymbol` property; every cached value points back at the context, so keyed by the
+ * context itself a request's context, loaders and rows were promoted into V8's old generation. A
+ * key of its own, replaced here, dies at the next young collection with its entries. A stream
+ * keeps its caches (its events run with the same context) and its events are not marked.
  */
 function afterExecute(): Plugin {
   return {
@@ -77,7 +70,7 @@ function afterExecute(): Plugin {
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) return;
-          const context = args.contextValue as unknown as WithRequestCaches;
+          const context = args.contextValue as unknown as { [contextCacheSymbol]: object; requestId?: unknown };
           context[contextCacheSymbol] = {};
           const { requestId } = context;
           if (typeof requestId === 'string') for (const error of (result as ExecutionResult).errors ?? []) requestIds.set(error, requestId);

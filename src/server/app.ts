@@ -80,8 +80,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
   const backgroundServices: Services = shareable ? services : { ...services, db: backgroundDb };
   const backgroundYoga = shareable ? yoga : createYogaApp(backgroundServices, yogaOptions);
-  const backgroundExecute = executorOf(backgroundYoga);
-  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
+  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: executorOf(backgroundYoga), config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = limits.bodyLimitBytes;
   const rateLimits = createRateLimits(limits, db);
   /** Both APIs' one gate between the headers and any route or resolver: the caller, charged one request, its key noted for the log line. */
@@ -132,16 +131,13 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
       // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    requestEntry(
-      {
-        limits,
-        logger,
-        routePaths: routes.map((r) => r.path),
-        fixedPaths: [...exactPaths.keys(), DOCS_PATH, ...GRAPHIQL_ASSET_PATHS],
-        cors: corsLayer(config.corsOrigins ?? []),
-      },
-      handle,
-    ),
+    requestEntry(handle, {
+      limits,
+      logger,
+      routePaths: routes.map((r) => r.path),
+      fixedPaths: [...exactPaths.keys(), DOCS_PATH, ...GRAPHIQL_ASSET_PATHS],
+      cors: corsLayer(config.corsOrigins ?? []),
+    }),
   );
   answerClientErrors(server, logger, limits);
   const drain = new ConnectionDrain(server);

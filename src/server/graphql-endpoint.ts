@@ -23,14 +23,7 @@ import type { LiveStreams, LiveTicket } from '../webhooks/live-streams.js';
 const GRAPHIQL_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy': [
-    "default-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "worker-src 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
+  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
 };
 

@@ -7,9 +7,8 @@ import { sendEnvelopeFailure, sendFailure, sendGraphQLFailure } from '../shared/
 import type { Logger } from '../shared/observability/logger.js';
 import { recordRequest } from '../shared/observability/metrics.js';
 import { attachRequestContext, requestContextOf, type RequestContext } from '../shared/request-context.js';
-import { overLimit } from './client-errors.js';
+import { headerBytes, overLimit } from './client-errors.js';
 import type { CorsLayer, CorsOutcome } from './cors.js';
-import { headerBytes } from './header-overflow.js';
 
 // Printable, header- and log-safe characters only: a caller's id must not forge log fields.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-/+=@]{1,128}$/;
@@ -95,13 +94,10 @@ export interface RequestEntryOptions {
  * metrics, CORS (before authentication, and on every answer, refusals included), the URL and
  * header bounds, and paths a URL parser would fold into another.
  */
-export function requestEntry(
-  options: RequestEntryOptions,
-  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function requestEntry(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, options: RequestEntryOptions) {
   const { limits, logger } = options;
   const onClose = requestLogListener(logger, options.routePaths, options.fixedPaths);
-  return (req, res) => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const pathname = pathnameOf(req.url);
     const context: LoggedRequest = { requestId: requestIdOf(req.headers['x-request-id']), log: logger, started: performance.now(), pathname, logged: false };
     attachRequestContext(res, context);

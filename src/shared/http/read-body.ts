@@ -86,18 +86,15 @@ export async function readUtf8Body(req: IncomingMessage, limit: number): Promise
   return utf8Body(await readBody(req, limit), req.headers['content-type']);
 }
 
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
-
-/** Every charset parameter of a Content-Type value, unquoted and in lower case. */
-function declaredCharsets(contentType: string | undefined): string[] {
+/** Whether any charset parameter of a Content-Type value (quoted or not, in any case) names another charset than UTF-8. */
+function declaresOtherCharset(contentType: string | undefined): boolean {
   // Most values have no parameters at all (`application/json`).
-  if (contentType === undefined || !contentType.includes(';')) return [];
+  if (contentType === undefined || !contentType.includes(';')) return false;
   return contentType
     .split(';')
     .slice(1)
-    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1])
-    .filter((value): value is string => value !== undefined)
-    .map((value) => value.replace(/^"(.*)"$/, '$1').trim().toLowerCase());
+    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase())
+    .some((charset) => charset !== undefined && charset !== 'utf-8' && charset !== 'utf8');
 }
 
 /**
@@ -122,7 +119,7 @@ function looksLikeUtf16Or32(body: Buffer): boolean {
  */
 export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
   if (raw.length === 0) return raw;
-  if (declaredCharsets(contentType).some((charset) => !UTF8_CHARSETS.has(charset))) {
+  if (declaresOtherCharset(contentType)) {
     throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8; Content-Type declares another charset');
   }
   if (looksLikeUtf16Or32(raw)) throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8, not UTF-16 or UTF-32');
