@@ -15,10 +15,6 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sameSecret(known: Buffer, presented: Buffer): boolean {
-  return known.length === presented.length && timingSafeEqual(known, presented);
-}
-
 /** A token's Principal, or the one refusal for a token that is not valid now or whose key is unknown or revoked. */
 function present(principal: Principal | null): Principal {
   if (!principal) throw unauthenticated('Access token is invalid or expired');
@@ -49,11 +45,9 @@ export class Authenticator {
   /** Throws UNAUTHENTICATED unless the subscription key header carries an accepted value. */
   checkSubscriptionKey(headers: Headers): void {
     const value = header(headers, SUBSCRIPTION_KEY_HEADER);
-    if (value === undefined || value === '') {
-      throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
-    }
+    if (value === undefined || value === '') throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
     const presented = Buffer.from(value);
-    if (!this.subscriptionKeyBytes.some((key) => sameSecret(key, presented))) {
+    if (!this.subscriptionKeyBytes.some((key) => key.length === presented.length && timingSafeEqual(key, presented))) {
       throw unauthenticated(`Invalid ${SUBSCRIPTION_KEY_HEADER} header`);
     }
   }
@@ -79,9 +73,7 @@ export class Authenticator {
 
   async requestToken(headers: Headers, apiKey: unknown): Promise<AccessToken> {
     this.checkSubscriptionKey(headers);
-    if (typeof apiKey !== 'string' || apiKey === '' || apiKey.length > 512) {
-      throw unauthenticated('Unknown or revoked API key');
-    }
+    if (typeof apiKey !== 'string' || apiKey === '' || apiKey.length > 512) throw unauthenticated('Unknown or revoked API key');
     const record = await findApiKeyByPlaintext(this.db, apiKey);
     if (!record || record.revokedAt !== null) throw unauthenticated('Unknown or revoked API key');
     this.remember(record.id, principalOf(record));
@@ -90,8 +82,7 @@ export class Authenticator {
 
   private principalForKey(keyId: number): Promise<Principal | null> | Principal | null {
     const cached = this.keyCache.get(keyId);
-    const now = this.now();
-    if (cached && cached.until > now) return cached.principal;
+    if (cached && cached.until > this.now()) return cached.principal;
     // One read refreshes the key for every request that arrives while it is in flight.
     const pending = this.refreshing.get(keyId);
     if (pending) return pending;

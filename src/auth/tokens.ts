@@ -23,10 +23,7 @@ type VerifiedToken = { keyId: number; expiresAt: number };
  */
 function isCanonicalCompactJws(token: string): boolean {
   const segments = token.split('.');
-  return (
-    segments.length === 3 &&
-    segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment)
-  );
+  return segments.length === 3 && segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment);
 }
 
 /** Enough for every live token of a busy instance; past it the oldest entry is dropped. */

@@ -48,11 +48,10 @@ function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
 
 /**
  * /graphql's GET and JSON POST requests of one operation: GraphQL over HTTP as graphql-http
- * implements it (parameters, media types, methods, the status of a refused document), each
- * operation run through yoga's envelop pipeline (`getEnveloped`: parsing and validation through
- * yoga's caches with GraphQL Armor's rules, the context factory, execution with every execute
- * hook, error masking), as envelop's graphql-http integration does it. The request's parameters
- * go into the context, so the cost limit applies (cost.ts).
+ * implements it, each operation run through yoga's envelop pipeline (`getEnveloped`: parsing and
+ * validation through yoga's caches, the context factory, every execute hook, error masking), as
+ * envelop's graphql-http integration does it. The request's parameters go into the context, so
+ * the cost limit applies (cost.ts).
  */
 export function graphqlHttpHandler(yoga: YogaApp) {
   /** The envelope's execute, by the context it was built with. */

@@ -84,16 +84,12 @@ export function jitPlugin(): Plugin {
 
 /** The variable types graphql-jit coerces to the same values graphql-js does, given graphql-js's coerced values. */
 function sameCoercion(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
-  for (const definition of operation.variableDefinitions ?? []) {
+  return (operation.variableDefinitions ?? []).every((definition) => {
     const type = typeFromAST(schema, definition.type);
-    if (!type) return false;
-    const named = getNamedType(type);
+    const named = type && getNamedType(type);
     // Built-in scalars coerce a coerced value to itself; an enum only when its values are its names.
-    if (isSpecifiedScalarType(named)) continue;
-    if (isEnumType(named) && named.getValues().every((value) => value.value === value.name)) continue;
-    return false;
-  }
-  return true;
+    return !!named && (isSpecifiedScalarType(named) || (isEnumType(named) && named.getValues().every((value) => value.value === value.name)));
+  });
 }
 
 function holdsVariable(value: ValueNode): boolean {
@@ -118,33 +114,20 @@ export function compilable(schema: GraphQLSchema, document: DocumentNode, operat
     (operation.variableDefinitions ?? []).filter((definition) => isNonNullType(typeFromAST(schema, definition.type))).map((definition) => definition.variable.name.value),
   );
   let ok = true;
+  const refuse = () => {
+    ok = false;
+    return BREAK;
+  };
   visit(document, {
     // The variables' own directives and defaults are graphql-js's business (it coerces them).
     VariableDefinition: () => false,
-    Field(field) {
-      if (field.name.value === '__schema' || field.name.value === '__type') {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
-    },
-    Argument(argument) {
-      const { value } = argument;
-      if (value.kind === Kind.OBJECT || (value.kind === Kind.LIST && holdsVariable(value))) {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
-    },
+    Field: (field) => (field.name.value === '__schema' || field.name.value === '__type' ? refuse() : undefined),
+    Argument: ({ value }) => (value.kind === Kind.OBJECT || (value.kind === Kind.LIST && holdsVariable(value)) ? refuse() : undefined),
     Directive(directive) {
       const name = directive.name.value;
       const condition = directive.arguments?.find((argument) => argument.name.value === 'if')?.value;
       const fixed = condition !== undefined && (condition.kind !== Kind.VARIABLE || nonNullVariables.has(condition.name.value));
-      if ((name !== 'skip' && name !== 'include') || !fixed) {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
+      return (name !== 'skip' && name !== 'include') || !fixed ? refuse() : undefined;
     },
   });
   return ok;

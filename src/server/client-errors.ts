@@ -53,13 +53,8 @@ export function overLimit(status: 414 | 431, limits: LimitsConfig): HttpFailure 
     : refusal(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `Request headers exceed ${limits.maxHeaderBytes} bytes`);
 }
 
-/** What node's HTTP parser attaches to the errors it reports. */
-interface ParserError extends Error {
-  code?: string;
-  /** The packet being parsed when the error was found, and where in it the parser stopped. */
-  rawPacket?: Buffer;
-  bytesParsed?: number;
-}
+/** An error node's HTTP parser reports, with the packet it was parsing and where in it it stopped. */
+type ParserError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number };
 
 function failureOf(error: ParserError, limits: LimitsConfig): HttpFailure {
   if (error.code === 'HPE_HEADER_OVERFLOW') return overLimit(headerOverflowStatus(error.rawPacket, error.bytesParsed, limits.maxUrlLength), limits);

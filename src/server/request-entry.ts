@@ -80,7 +80,7 @@ function answerAtEntry(req: IncomingMessage, pathname: string, cors: CorsOutcome
   return undefined;
 }
 
-export interface RequestEntryOptions {
+interface RequestEntryOptions {
   limits: LimitsConfig;
   logger: Logger;
   /** Route paths (`/api/…/:id`) and fixed paths, for metric labels. */

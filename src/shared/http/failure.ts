@@ -65,12 +65,7 @@ export function failureOfResult(result: ExecutionResult): HttpFailure | null {
   const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
   if (status === 500) return internal();
   const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return {
-    status,
-    code: code ?? 'BAD_USER_INPUT',
-    messages: relevant.map((e) => e.message),
-    headers: headersForStatus(status, code),
-  };
+  return { status, code: code ?? 'BAD_USER_INPUT', messages: relevant.map((e) => e.message), headers: headersForStatus(status, code) };
 }
 
 /** What yoga reads from an error's `extensions.http` to answer /graphql with the same status and headers. */

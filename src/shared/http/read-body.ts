@@ -146,8 +146,6 @@ export async function readJsonObject(req: IncomingMessage, limit: number, allowe
   }
   if (!isPlainObject(parsed)) throw badInput('Request body must be a JSON object');
   const unknown = Object.keys(parsed).filter((key) => !allowed.has(key));
-  if (unknown.length > 0) {
-    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`);
-  }
+  if (unknown.length > 0) throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`);
   return parsed;
 }

@@ -14,10 +14,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** The page parameters of a REST envelope; one left undefined is absent from the JSON. */
-export interface PageParameters {
-  nextPageParameter?: string;
-  prevPageParameter?: string;
-}
+export type PageParameters = { nextPageParameter?: string; prevPageParameter?: string };
 
 /** The envelope of every REST answer (docs/rest-api.md, Envelope). */
 export function successEnvelope(code: number, data: unknown, page?: PageParameters) {
@@ -26,14 +23,9 @@ export function successEnvelope(code: number, data: unknown, page?: PageParamete
 }
 
 export function failureEnvelope(code: number, messages: string[]) {
-  const list = messages.length > 0 ? messages : [STATUS_CODES[code] ?? 'Error'];
-  return {
-    status: { code, errorMessage: list[0] ?? 'Error' },
-    data: null,
-    count: 0,
-    message: STATUS_CODES[code] ?? 'Error',
-    errors: list.map((message) => ({ code, message })),
-  };
+  const message = STATUS_CODES[code] ?? 'Error';
+  const list = messages.length > 0 ? messages : [message];
+  return { status: { code, errorMessage: list[0]! }, data: null, count: 0, message, errors: list.map((text) => ({ code, message: text })) };
 }
 
 /** The request's context, once a failure's internal error (if any) is logged with its request id. */
