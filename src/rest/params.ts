@@ -69,7 +69,7 @@ export function readParams(query: URLSearchParams, declared: readonly QueryParam
   const allowed = declared.map((p) => p.name);
   const raw = new Map<string, string>();
   for (const [name, value] of query) {
-    if (!allowed.includes(name) && allowed.length === 0) throw badInput(`This endpoint takes no query parameters (got "${name}")`);
+    if (allowed.length === 0) throw badInput(`This endpoint takes no query parameters (got "${name}")`);
     if (!allowed.includes(name)) throw badInput(`Unknown query parameter "${name}"; allowed: ${allowed.join(', ')}`);
     if (raw.has(name)) throw badInput(`Query parameter "${name}" is given more than once`);
     raw.set(name, value);
