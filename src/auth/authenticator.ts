@@ -15,19 +15,10 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sameSecret(known: Buffer, presented: Buffer): boolean {
-  return known.length === presented.length && timingSafeEqual(known, presented);
-}
-
 /** A token's Principal, or the one refusal for a token that is not valid now or whose key is unknown or revoked. */
 function present(principal: Principal | null): Principal {
   if (!principal) throw unauthenticated('Access token is invalid or expired');
   return principal;
-}
-
-interface CachedKey {
-  principal: Principal | null;
-  until: number;
 }
 
 /**
@@ -36,7 +27,7 @@ interface CachedKey {
  * at most every `cacheSeconds`, which bounds how long a revoked key's tokens keep working.
  */
 export class Authenticator {
-  private readonly keyCache = new Map<number, CachedKey>();
+  private readonly keyCache = new Map<number, { principal: Principal | null; until: number }>();
   private readonly refreshing = new Map<number, Promise<Principal | null>>();
   /** The accepted subscription keys' bytes, encoded once rather than on every request. */
   private readonly subscriptionKeyBytes: readonly Buffer[];
@@ -54,11 +45,9 @@ export class Authenticator {
   /** Throws UNAUTHENTICATED unless the subscription key header carries an accepted value. */
   checkSubscriptionKey(headers: Headers): void {
     const value = header(headers, SUBSCRIPTION_KEY_HEADER);
-    if (value === undefined || value === '') {
-      throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
-    }
+    if (value === undefined || value === '') throw unauthenticated(`Missing ${SUBSCRIPTION_KEY_HEADER} header`);
     const presented = Buffer.from(value);
-    if (!this.subscriptionKeyBytes.some((key) => sameSecret(key, presented))) {
+    if (!this.subscriptionKeyBytes.some((key) => key.length === presented.length && timingSafeEqual(key, presented))) {
       throw unauthenticated(`Invalid ${SUBSCRIPTION_KEY_HEADER} header`);
     }
   }
@@ -78,37 +67,34 @@ export class Authenticator {
   }
 
   private principalOf(verified: { keyId: number } | null): Principal | Promise<Principal> {
-    if (!verified) return present(null);
-    const principal = this.principalForKey(verified.keyId);
+    const principal = verified && this.principalForKey(verified.keyId);
     return principal instanceof Promise ? principal.then(present) : present(principal);
   }
 
   async requestToken(headers: Headers, apiKey: unknown): Promise<AccessToken> {
     this.checkSubscriptionKey(headers);
-    if (typeof apiKey !== 'string' || apiKey === '' || apiKey.length > 512) {
-      throw unauthenticated('Unknown or revoked API key');
-    }
+    if (typeof apiKey !== 'string' || apiKey === '' || apiKey.length > 512) throw unauthenticated('Unknown or revoked API key');
     const record = await findApiKeyByPlaintext(this.db, apiKey);
     if (!record || record.revokedAt !== null) throw unauthenticated('Unknown or revoked API key');
-    this.keyCache.set(record.id, { principal: principalOf(record), until: this.now() + this.cacheSeconds * 1000 });
+    this.remember(record.id, principalOf(record));
     return this.tokens.issue(record.id);
   }
 
   private principalForKey(keyId: number): Promise<Principal | null> | Principal | null {
     const cached = this.keyCache.get(keyId);
-    const now = this.now();
-    if (cached && cached.until > now) return cached.principal;
+    if (cached && cached.until > this.now()) return cached.principal;
     // One read refreshes the key for every request that arrives while it is in flight.
     const pending = this.refreshing.get(keyId);
     if (pending) return pending;
     const refresh = findApiKeyById(this.db, keyId)
-      .then((record) => {
-        const principal = record && record.revokedAt === null ? principalOf(record) : null;
-        this.keyCache.set(keyId, { principal, until: this.now() + this.cacheSeconds * 1000 });
-        return principal;
-      })
+      .then((record) => this.remember(keyId, record && record.revokedAt === null ? principalOf(record) : null))
       .finally(() => this.refreshing.delete(keyId));
     this.refreshing.set(keyId, refresh);
     return refresh;
+  }
+
+  private remember(keyId: number, principal: Principal | null): Principal | null {
+    this.keyCache.set(keyId, { principal, until: this.now() + this.cacheSeconds * 1000 });
+    return principal;
   }
 }

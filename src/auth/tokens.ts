@@ -13,10 +13,8 @@ export interface AccessToken {
   expiresAt: string;
 }
 
-interface VerifiedToken {
-  keyId: number;
-  expiresAt: number;
-}
+/** A token's API key and when it expires (ms). */
+type VerifiedToken = { keyId: number; expiresAt: number };
 
 /**
  * Three base64url segments, each spelled the one way the encoder spells its bytes: no padding, no
@@ -25,10 +23,7 @@ interface VerifiedToken {
  */
 function isCanonicalCompactJws(token: string): boolean {
   const segments = token.split('.');
-  return (
-    segments.length === 3 &&
-    segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment)
-  );
+  return segments.length === 3 && segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, 'base64url').toString('base64url') === segment);
 }
 
 /** Enough for every live token of a busy instance; past it the oldest entry is dropped. */
@@ -65,12 +60,7 @@ export class TokenIssuer {
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())
       .sign(this.key);
-    return {
-      accessToken,
-      tokenType: 'Bearer',
-      expiresIn: this.ttlSeconds,
-      expiresAt: new Date(expiresAt * 1000).toISOString(),
-    };
+    return { accessToken, tokenType: 'Bearer', expiresIn: this.ttlSeconds, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
   /**

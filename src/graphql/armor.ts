@@ -29,16 +29,11 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
   // Rules report into the validation result, so a refusal travels the road of any validation error.
   const rule = { ...options, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))] };
   // The token count runs inside the parser, so its refusal leaves the parser as a thrown error.
-  const parser = {
-    ...options,
-    onReject: [
-      (_context: ValidationContext | null, error: GraphQLError) => {
-        throw limitError(error);
-      },
-    ],
+  const parserRejects = (_context: ValidationContext | null, error: GraphQLError) => {
+    throw limitError(error);
   };
   const plugins: Plugin[] = [
-    maxTokensPlugin({ n: limits.maxTokens, ...parser }) as Plugin,
+    maxTokensPlugin({ n: limits.maxTokens, ...options, onReject: [parserRejects] }) as Plugin,
     maxDepthPlugin({ n: limits.maxDepth, ...rule }) as Plugin,
     maxAliasesPlugin({ n: limits.maxAliases, ...rule }) as Plugin,
     maxDirectivesPlugin({ n: limits.maxDirectives, ...rule }) as Plugin,
@@ -77,9 +72,7 @@ function refusalStatuses(limits: GraphQLLimits): Plugin {
           // Before yoga's own batch check, which answers 413: a long batch is not a large body.
           if (Array.isArray(requestParserResult) && requestParserResult.length > limits.batchLimit) {
             const limit = limits.exposeLimits ? ` to ${limits.batchLimit} operations` : '';
-            throw createGraphQLError(`Batching is limited${limit} per request`, {
-              extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-            });
+            throw createGraphQLError(`Batching is limited${limit} per request`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
           }
         },
       };

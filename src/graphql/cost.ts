@@ -195,7 +195,7 @@ type OperationStart = { args: ExecutionArgs; setResultAndStopExecution: (result:
  * rule: yoga caches validation by document, and the same document costs differently with
  * different variables. Operations the gateway runs itself (REST routes, webhook and live-event
  * payloads) carry no yoga request parameters in their context and are trusted. A batch's
- * operations are also held to `maxCost` together, before any of them starts (batch-admission.ts).
+ * operations are also held to `maxCost` together, before any of them starts (src/server/graphql-endpoint.ts).
  */
 export function costLimit(options: { maxCost: number; exposeLimits: boolean }): Plugin {
   const refuseOverLimit = ({ args, setResultAndStopExecution }: OperationStart) => {

@@ -18,10 +18,8 @@ export type Execute = (request: OperationRequest) => Promise<ExecutionResult>;
 
 /**
  * How the gateway runs its own checked-in operations (REST routes, webhook and live-event
- * payloads): through yoga's envelop pipeline, as /graphql requests are, with the context
- * factory, execute hooks, error masking and executor (graphql-jit where it applies) they get.
- * These documents skip parsing and validation, and carry no request parameters, so the cost
- * limit leaves them alone (cost.ts).
+ * payloads): through yoga's envelop pipeline, as /graphql requests are, without parsing and
+ * validation; they carry no request parameters, so the cost limit leaves them alone (cost.ts).
  */
 export function executorOf(yoga: YogaApp): Execute {
   return async ({ document, variables, operationName, principal, requestId }) => {

@@ -9,16 +9,10 @@ interface Exchange {
   result?: ExecutionResult;
 }
 
-interface HttpExtension {
-  status?: number;
-  headers?: Record<string, string>;
-  /** Only under application/graphql-response+json: under application/json the status is 200 (GraphQL over HTTP). */
-  spec?: boolean;
-}
-
-function httpOf(error: GraphQLError): HttpExtension | undefined {
+/** An error's `extensions.http`; a `spec` status applies only under application/graphql-response+json (GraphQL over HTTP). */
+function httpOf(error: GraphQLError): { status?: number; headers?: Record<string, string>; spec?: boolean } | undefined {
   const http = error.extensions?.http;
-  return typeof http === 'object' && http !== null ? (http as HttpExtension) : undefined;
+  return typeof http === 'object' && http !== null ? http : undefined;
 }
 
 /** An error as the caller sees it: `extensions.http` decides the answer's status and headers, and stays out of the body. */
@@ -52,17 +46,14 @@ function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
   return { status, statusText: STATUS_CODES[status] ?? '', headers };
 }
 
-export type GraphQLHttpHandler = (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, body: Buffer | undefined) => Promise<void>;
-
 /**
  * /graphql's GET and JSON POST requests of one operation: GraphQL over HTTP as graphql-http
- * implements it (parameters, media types, methods, the status of a refused document), each
- * operation run through yoga's envelop pipeline (`getEnveloped`: parsing and validation through
- * yoga's caches with GraphQL Armor's rules, the context factory, execution with every execute
- * hook, error masking), as envelop's graphql-http integration does it. The request's parameters
- * go into the context, so the cost limit applies (cost.ts).
+ * implements it, each operation run through yoga's envelop pipeline (`getEnveloped`: parsing and
+ * validation through yoga's caches, the context factory, every execute hook, error masking), as
+ * envelop's graphql-http integration does it. The request's parameters go into the context, so
+ * the cost limit applies (cost.ts).
  */
-export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
+export function graphqlHttpHandler(yoga: YogaApp) {
   /** The envelope's execute, by the context it was built with. */
   const executes = new WeakMap<object, (args: ExecutionArgs) => unknown>();
   const handle = createHandler<IncomingMessage, Exchange, Record<string, unknown>>({
@@ -93,16 +84,10 @@ export function graphqlHttpHandler(yoga: YogaApp): GraphQLHttpHandler {
     },
     formatError: withoutHttp,
   });
-  return async (req, res, serverContext, body) => {
+  return async (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, body: Buffer | undefined): Promise<void> => {
     const exchange: Exchange = { serverContext };
-    const [text, init] = await handle({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      headers: req.headers,
-      body: body === undefined ? null : body.toString('utf8'),
-      raw: req,
-      context: exchange,
-    });
+    const bodyText = body === undefined ? null : body.toString('utf8');
+    const [text, init] = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: bodyText, raw: req, context: exchange });
     const answer = exchange.result ? answerOf(exchange.result, init) : init;
     const headers: Record<string, string | number> = { ...answer.headers };
     if (text !== null) {

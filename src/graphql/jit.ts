@@ -25,22 +25,14 @@ import type { Plugin } from 'graphql-yoga';
 const MAX_DOCUMENT_LENGTH = 3_000;
 
 /**
- * The GRAPHQL_EXECUTOR=compiled plugin: queries run by graphql-jit, compiled once per document
- * and operation, wherever its answer is provably graphql-js's; graphql-js answers the rest.
- * Nothing else in the pipeline changes (parsing, validation, GraphQL Armor, the cost limit,
- * the context, error masking).
- *
- * - only the operations `compilable` admits are compiled, the first time they run;
- * - graphql-js coerces the variables first (`getVariableValues`), and graphql-jit is given the
- *   coerced values, which it coerces to themselves (`compilable` admits only such types); when
- *   graphql-js refuses them, graphql-js runs the operation and words the refusal;
- * - a result with any error, or a throw, is dropped and graphql-js runs the operation again with
- *   the same context, so errors, their order and locations and the data around them are
- *   graphql-js's. Queries only read, so running one twice changes nothing but the time a
- *   failure takes. The one exception: a resolver's error in a checked-in document (below).
- *
- * Compiled forms are kept per document object: yoga's parse cache hands out one per text (and
- * bounds how many), and the checked-in operations are fixed, so nothing here grows on its own.
+ * The GRAPHQL_EXECUTOR=compiled plugin: a query runs by graphql-jit, compiled the first time it
+ * runs, wherever `compilable` proves its answer is graphql-js's; graphql-js answers the rest, and
+ * the rest of the pipeline is unchanged. graphql-js coerces the variables first and graphql-jit is
+ * given the coerced values (graphql-js words a refusal). A result with any error, or a throw, is
+ * dropped and graphql-js runs the query again with the same context, so errors and the data around
+ * them are graphql-js's (queries only read; the one exception: a resolver's error in a checked-in
+ * document, below). Compiled forms are kept per document object: yoga's parse cache hands out one
+ * per text (and bounds how many), and the checked-in operations are fixed.
  */
 export function jitPlugin(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
@@ -92,16 +84,12 @@ export function jitPlugin(): Plugin {
 
 /** The variable types graphql-jit coerces to the same values graphql-js does, given graphql-js's coerced values. */
 function sameCoercion(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
-  for (const definition of operation.variableDefinitions ?? []) {
+  return (operation.variableDefinitions ?? []).every((definition) => {
     const type = typeFromAST(schema, definition.type);
-    if (!type) return false;
-    const named = getNamedType(type);
+    const named = type && getNamedType(type);
     // Built-in scalars coerce a coerced value to itself; an enum only when its values are its names.
-    if (isSpecifiedScalarType(named)) continue;
-    if (isEnumType(named) && named.getValues().every((value) => value.value === value.name)) continue;
-    return false;
-  }
-  return true;
+    return !!named && (isSpecifiedScalarType(named) || (isEnumType(named) && named.getValues().every((value) => value.value === value.name)));
+  });
 }
 
 function holdsVariable(value: ValueNode): boolean {
@@ -126,33 +114,20 @@ export function compilable(schema: GraphQLSchema, document: DocumentNode, operat
     (operation.variableDefinitions ?? []).filter((definition) => isNonNullType(typeFromAST(schema, definition.type))).map((definition) => definition.variable.name.value),
   );
   let ok = true;
+  const refuse = () => {
+    ok = false;
+    return BREAK;
+  };
   visit(document, {
     // The variables' own directives and defaults are graphql-js's business (it coerces them).
     VariableDefinition: () => false,
-    Field(field) {
-      if (field.name.value === '__schema' || field.name.value === '__type') {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
-    },
-    Argument(argument) {
-      const { value } = argument;
-      if (value.kind === Kind.OBJECT || (value.kind === Kind.LIST && holdsVariable(value))) {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
-    },
+    Field: (field) => (field.name.value === '__schema' || field.name.value === '__type' ? refuse() : undefined),
+    Argument: ({ value }) => (value.kind === Kind.OBJECT || (value.kind === Kind.LIST && holdsVariable(value)) ? refuse() : undefined),
     Directive(directive) {
       const name = directive.name.value;
       const condition = directive.arguments?.find((argument) => argument.name.value === 'if')?.value;
       const fixed = condition !== undefined && (condition.kind !== Kind.VARIABLE || nonNullVariables.has(condition.name.value));
-      if ((name !== 'skip' && name !== 'include') || !fixed) {
-        ok = false;
-        return BREAK;
-      }
-      return undefined;
+      return (name !== 'skip' && name !== 'include') || !fixed ? refuse() : undefined;
     },
   });
   return ok;

@@ -1,25 +1,84 @@
 import { useEngine } from '@envelop/core';
-import { execute, subscribe } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { contextCacheSymbol } from '@pothos/core';
+import { execute, GraphQLError, subscribe, type ExecutionResult } from 'graphql';
+import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { databaseUnavailableError } from '../shared/errors.js';
+import { httpExtensionOf } from '../shared/http/failure.js';
 import type { Principal } from '../shared/principal.js';
 import type { LiveTicket } from '../webhooks/live-streams.js';
-import type { GraphQLContext, Services } from './context.js';
-import { schema } from './schema.js';
 import { armorPlugins, type GraphQLLimits } from './armor.js';
-import { releaseRequestCachesPlugin, requestCacheKey } from './request-caches.js';
-import { maskErrorWith, requestIdPlugin, type UnexpectedErrorSink } from './error-masking.js';
+import type { GraphQLContext, Services } from './context.js';
 import { jitPlugin } from './jit.js';
+import { schema } from './schema.js';
 
 /** What the HTTP layer (or the gateway itself) hands to yoga: the caller, already authenticated. */
 export interface ServerContext {
   principal?: Principal;
   /** Echoed in masked errors so a caller can quote it. */
   requestId?: string;
-  /** Set when the request was admitted as a live stream (src/graphql/subscriptions/stream-admission.ts). */
+  /** Set when the request was admitted as a live stream (src/server/graphql-endpoint.ts). */
   liveStream?: LiveTicket;
 }
 
 export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
+
+/** Called with the original error whenever an internal failure is hidden from the caller. */
+type UnexpectedErrorSink = (error: unknown) => void;
+
+/** The request id of the operation an error came from, set by afterExecute before yoga masks the error. */
+const requestIds = new WeakMap<object, string>();
+
+/**
+ * yoga's maskError: anything but our coded GraphQLErrors becomes a generic INTERNAL_SERVER_ERROR
+ * (no message, stack, SQL or path) carrying the request id to quote, and the original is logged;
+ * a database that is busy, out of reach, full or read-only becomes SERVICE_UNAVAILABLE (503).
+ * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
+ */
+export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, message: string) => Error {
+  return (error, message) => {
+    const located = error instanceof GraphQLError ? error : undefined;
+    if (located && (located.originalError == null || located.originalError instanceof GraphQLError)) return located;
+    const unavailable = databaseUnavailableError(error, located);
+    if (unavailable) {
+      // `extensions.http` gives the answer to /graphql the status and headers of a 503 (and is left out of the body).
+      (unavailable.extensions as Record<string, unknown>).http = httpExtensionOf('SERVICE_UNAVAILABLE');
+      return unavailable;
+    }
+    sink(located?.originalError ?? error);
+    const requestId = typeof error === 'object' && error !== null ? requestIds.get(error) : undefined;
+    return new GraphQLError(message, {
+      nodes: located?.nodes ?? null,
+      path: located?.path ?? null,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', ...(requestId ? { requestId } : {}) },
+    });
+  };
+}
+
+/**
+ * Once an operation has its result, whichever way it came (/graphql, a REST route, a payload):
+ * its errors are marked with the request id for yoga's masking (which runs after every other
+ * plugin's) to put on the masked error, and its plugin caches are released. The schema plugins
+ * (data loaders, scope results, node lookups) keep those in WeakMaps keyed by the context's
+ * `contextCacheSymbol` property; every cached value points back at the context, so keyed by the
+ * context itself a request's context, loaders and rows were promoted into V8's old generation. A
+ * key of its own, replaced here, dies at the next young collection with its entries. A stream
+ * keeps its caches (its events run with the same context) and its events are not marked.
+ */
+function afterExecute(): Plugin {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          if (isAsyncIterable(result)) return;
+          const context = args.contextValue as unknown as { [contextCacheSymbol]: object; requestId?: unknown };
+          context[contextCacheSymbol] = {};
+          const { requestId } = context;
+          if (typeof requestId === 'string') for (const error of (result as ExecutionResult).errors ?? []) requestIds.set(error, requestId);
+        },
+      };
+    },
+  };
+}
 
 export interface YogaAppOptions {
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
@@ -34,20 +93,13 @@ export interface YogaAppOptions {
  * (src/graphql/http-handler.ts), a REST route, a webhook or live-event payload (execute.ts) —
  * runs through this yoga's `getEnveloped`, so its behaviour is this list of plugins:
  * graphql-js's own execute and subscribe (the executor yoga ships may order a response's keys
- * otherwise than the query), GraphQL Armor's limits and the cost limit (armor.ts, cost.ts), the
- * request id on masked errors and yoga's error masking (error-masking.ts), the release of the
- * schema plugins' per-request caches (request-caches.ts), and graphql-jit (jit.ts).
+ * otherwise than the query), GraphQL Armor's limits and the cost limit (armor.ts, cost.ts),
+ * afterExecute and yoga's error masking (above), and graphql-jit (jit.ts).
  */
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    plugins: [
-      useEngine({ execute, subscribe }),
-      ...armorPlugins(options.limits),
-      requestIdPlugin(),
-      releaseRequestCachesPlugin(),
-      ...(options.jit ? [jitPlugin()] : []),
-    ],
+    plugins: [useEngine({ execute, subscribe }), ...armorPlugins(options.limits), afterExecute(), ...(options.jit ? [jitPlugin()] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },
     graphqlEndpoint: '/graphql',
@@ -60,8 +112,8 @@ export function createYogaApp(services: Services, options: YogaAppOptions): Yoga
     context: ({ principal, liveStream }) => {
       // The HTTP layer never lets an unauthenticated request reach execution.
       if (!principal) throw new Error('request reached GraphQL without a principal');
-      // A key of its own for the plugins' per-request caches, released once the operation has its result (request-caches.ts).
-      return { principal, services, liveStream, ...requestCacheKey() };
+      // A key of its own for the plugins' per-request caches, released by afterExecute.
+      return { principal, services, liveStream, [contextCacheSymbol]: {} };
     },
   });
 }

@@ -1,36 +1,71 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DocumentNode } from 'graphql';
-import type { Principal } from '../shared/principal.js';
-import { badInput } from '../shared/errors.js';
+import { Kind, type DocumentNode, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { Execute } from '../graphql/execute.js';
+import { badInput } from '../shared/errors.js';
 import { failureOfResult, refusal } from '../shared/http/failure.js';
-import { readJsonObject } from '../shared/http/json-body.js';
-import { readUtf8Body } from '../shared/http/read-body.js';
+import { readJsonObject, readUtf8Body } from '../shared/http/read-body.js';
+import { sendEnvelopeFailure, sendFailure, sendJson, successEnvelope, type PageParameters } from '../shared/http/respond.js';
+import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
-import { sendJson } from '../shared/http/respond.js';
-import { successEnvelope } from './envelope.js';
-import { bodyVariables } from './body-variables.js';
 import { readParams } from './params.js';
-import { shapeResult } from './result-shape.js';
-import { compilePath, type CompiledPath } from './route-matcher.js';
-import { sendEnvelopeFailure, sendFailure } from './send-failure.js';
-import type { RestInput, RestRoute } from './routes.js';
+import type { DataShape, RestInput, RestRoute } from './routes.js';
 
-interface CompiledRoute extends CompiledPath {
-  route: RestRoute;
-  /** Variables a JSON body may set: the operation's variables less those the route binds itself. */
-  bodyVariables: Set<string>;
+/** A route path such as `/api/external/staff/:employeeId/licenses`: one segment per `:name`, a trailing slash allowed. */
+export function compilePath(path: string): { path: string; pattern: RegExp; paramNames: string[] } {
+  const paramNames: string[] = [];
+  const source = path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    paramNames.push(name);
+    return '([^/]+)';
+  });
+  return { path, pattern: new RegExp(`^${source}/?$`), paramNames };
 }
 
-function compile(route: RestRoute): CompiledRoute {
-  const path = compilePath(route.path);
-  return { ...path, route, bodyVariables: new Set(bodyVariables(route).map((v) => v.variable.name.value)) };
+/** The operation a route runs (its document holds exactly one, plus fragments). */
+export function operationOf(route: RestRoute): OperationDefinitionNode {
+  const operation = route.operation.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`route ${route.method} ${route.path}: operation document has no operation`);
+  return operation;
 }
 
-/** A GET may carry the nextPageParameter string as its body, raw or as a JSON string. */
-function cursorFromBody(raw: Buffer): URLSearchParams {
+/**
+ * The variables a route's JSON body may set: the operation's variables less those the route binds
+ * itself from the path, query string or headers. The adapter refuses any other body field, and the
+ * API description lists exactly these.
+ */
+export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
+  if (route.body !== 'json') return [];
+  const params = Object.fromEntries(compilePath(route.path).paramNames.map((name) => [name, '1']));
+  const probe: RestInput = { params, query: new Map(), body: undefined, header: () => undefined };
+  const routeBound = new Set(Object.keys(route.variables(probe)));
+  return (operationOf(route).variableDefinitions ?? []).filter((v) => !routeBound.has(v.variable.name.value));
+}
+
+/**
+ * The envelope's data (and page parameters) from an operation's result. A missing object on the
+ * way (a staff member the key cannot see, say) is no records: null for one record, [] for a list.
+ * A GraphQL page cursor becomes a query-string fragment the caller can append verbatim.
+ */
+function shapeResult(result: unknown, { at, shape }: DataShape): { data: unknown; page?: PageParameters } {
+  let value: unknown = result;
+  for (const key of at) {
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  if (shape === 'record') return { data: value ?? null };
+  if (value === null || value === undefined) return { data: [] };
+  if (shape === 'list') return { data: value };
+  type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor?: string | null; endCursor?: string | null };
+  const { edges, pageInfo: info } = value as { edges: { node: unknown }[]; pageInfo?: PageInfo };
+  const data = edges.map((edge) => edge.node);
+  if (shape !== 'page' || !info) return { data };
+  const nextPageParameter = info.hasNextPage && info.endCursor ? `after=${info.endCursor}` : undefined;
+  const prevPageParameter = info.hasPreviousPage && info.startCursor ? `before=${info.startCursor}` : undefined;
+  return { data, page: { nextPageParameter, prevPageParameter } };
+}
+
+/** A GET may carry the nextPageParameter string as its body, raw or as a JSON string: it joins the URL's query. */
+function withCursorFromBody(query: URLSearchParams, raw: Buffer): URLSearchParams {
   const text = raw.toString('utf8').trim();
-  if (text === '') return new URLSearchParams();
+  if (text === '') return query;
   let value: unknown = text;
   if (text.startsWith('"')) {
     try {
@@ -40,13 +75,8 @@ function cursorFromBody(raw: Buffer): URLSearchParams {
     }
   }
   if (typeof value !== 'string') throw badInput('A GET body may only carry a page parameter such as "after=…"');
-  return new URLSearchParams(value.startsWith('?') ? value.slice(1) : value);
-}
-
-function mergeQuery(url: URLSearchParams, fromBody: URLSearchParams): URLSearchParams {
-  if ([...fromBody.keys()].length === 0) return url;
-  const merged = new URLSearchParams(url);
-  for (const [name, value] of fromBody) merged.append(name, value);
+  const merged = new URLSearchParams(query);
+  for (const [name, parameter] of new URLSearchParams(value.startsWith('?') ? value.slice(1) : value)) merged.append(name, parameter);
   return merged;
 }
 
@@ -55,23 +85,8 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Many clients send `{}` with every POST: an empty object is as good as no body. */
-function isEmptyBody(raw: Buffer): boolean {
-  const text = raw.toString('utf8').trim();
-  return text === '' || /^\{\s*\}$/.test(text);
-}
-
-/** Variable coercion speaks GraphQL ("Variable "$uri" …"); a REST caller sent a field. */
-function restWording(message: string): string {
-  return message.replace(/Variable "\$(\w+)"/g, 'Field "$1"');
-}
-
-export interface RestAdapterOptions {
-  execute: Execute;
-  bodyLimitBytes: number;
-  /** Authentication plus the per-key rate limit (src/auth/request-authentication.ts), shared with /graphql. */
-  authenticate: (req: IncomingMessage, res: ServerResponse) => Principal | Promise<Principal>;
-}
+/** A route with its path compiled and the variables a JSON body may set (bodyVariables). */
+type CompiledRoute = ReturnType<typeof compilePath> & { route: RestRoute; bodyVariables: Set<string> };
 
 /**
  * The REST face of the API: each route runs its operation through yoga's own envelop
@@ -82,45 +97,41 @@ export class RestAdapter {
 
   constructor(
     routes: RestRoute[],
-    private readonly options: RestAdapterOptions,
+    private readonly options: {
+      execute: Execute;
+      bodyLimitBytes: number;
+      /** Authentication plus the per-key rate limit, shared with /graphql. */
+      authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
+    },
   ) {
-    this.compiled = routes.map(compile);
+    this.compiled = routes.map((route) => ({ ...compilePath(route.path), route, bodyVariables: new Set(bodyVariables(route).map((v) => v.variable.name.value)) }));
   }
 
   /** Handles a request under /api; false when no route path matches (the caller sends 404). */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     // The first route, in table order, whose path and method match; the methods of those whose path does, for a 405.
-    let hit: { c: CompiledRoute; m: RegExpExecArray } | undefined;
     const methods: string[] = [];
-    for (const c of this.compiled) {
-      const m = c.pattern.exec(url.pathname);
-      if (m === null) continue;
-      if (c.route.method === req.method) {
-        hit = { c, m };
-        break;
+    for (const compiled of this.compiled) {
+      const match = compiled.pattern.exec(url.pathname);
+      if (match === null) continue;
+      if (compiled.route.method !== req.method) {
+        methods.push(compiled.route.method);
+        continue;
       }
-      methods.push(c.route.method);
-    }
-    if (!hit) {
-      if (methods.length === 0) return false;
-      const allow = [...new Set(methods)].join(', ');
-      req.resume();
-      sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
+      await this.run(compiled, match, req, res, url).catch((error: unknown) => sendFailure(res, error));
       return true;
     }
-    try {
-      await this.run(hit.c, hit.m, req, res, url);
-    } catch (error) {
-      sendFailure(res, error);
-    }
+    if (methods.length === 0) return false;
+    const allow = [...new Set(methods)].join(', ');
+    req.resume();
+    sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
     return true;
   }
 
-  private async run(compiled: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
-    const { route } = compiled;
+  private async run({ route, paramNames, bodyVariables }: CompiledRoute, match: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL) {
     const principal = await this.options.authenticate(req, res);
     const params: Record<string, string> = {};
-    compiled.paramNames.forEach((name, i) => {
+    paramNames.forEach((name, i) => {
       try {
         params[name] = decodeURIComponent(match[i + 1] ?? '');
       } catch {
@@ -130,27 +141,24 @@ export class RestAdapter {
     let query = url.searchParams;
     let body: Record<string, unknown> | undefined;
     if (route.body === 'json') {
-      body = await readJsonObject(req, this.options.bodyLimitBytes, compiled.bodyVariables);
+      body = await readJsonObject(req, this.options.bodyLimitBytes, bodyVariables);
     } else {
       const raw = await readUtf8Body(req, this.options.bodyLimitBytes);
-      if (route.body === 'cursor') query = mergeQuery(url.searchParams, cursorFromBody(raw));
-      else if (!isEmptyBody(raw)) throw badInput('This endpoint takes no request body');
+      if (route.body === 'cursor') query = withCursorFromBody(query, raw);
+      // Many clients send `{}` with every POST: an empty object is as good as no body.
+      else if (!/^\s*(\{\s*\})?\s*$/.test(raw.toString('utf8'))) throw badInput('This endpoint takes no request body');
     }
     const input: RestInput = { params, query: readParams(query, route.query), body, header: (name) => headerOf(req, name) };
     // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
     // variable to null, and an explicit null filter conflicts with a filtered cursor.
-    const variables = Object.fromEntries(
-      Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined),
-    );
-    const result = await this.options.execute({
-      document: route.operation as DocumentNode,
-      variables,
-      principal,
-      requestId: requestContextOf(res)?.requestId,
-    });
+    const variables = Object.fromEntries(Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined));
+    const requestId = requestContextOf(res)?.requestId;
+    const result = await this.options.execute({ document: route.operation as DocumentNode, variables, principal, requestId });
     const failure = failureOfResult(result);
     if (failure) {
-      sendEnvelopeFailure(res, { ...failure, messages: failure.messages.map(restWording) });
+      // Variable coercion speaks GraphQL ("Variable "$uri" …"); a REST caller sent a field.
+      const messages = failure.messages.map((message) => message.replace(/Variable "\$(\w+)"/g, 'Field "$1"'));
+      sendEnvelopeFailure(res, { ...failure, messages });
       return;
     }
     const shaped = shapeResult(result.data, route.data);

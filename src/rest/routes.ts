@@ -4,7 +4,6 @@ import * as operations from '../generated/operations.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
 import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
-import type { DataShape } from './result-shape.js';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -50,8 +49,18 @@ export interface RestRoute {
   conflict?: string;
   /** Variables bound from the path, query string and headers (body variables are added by the adapter). */
   variables: (input: RestInput) => Record<string, unknown>;
-  /** Where the operation's result holds the envelope's data (src/rest/result-shape.ts). */
+  /** Where the operation's result holds the envelope's data. */
   data: DataShape;
+}
+
+/**
+ * Where an operation's result holds a route's data: the path of response keys down to it, and
+ * what is there. `record`: one object. `list`: a list of objects. `edges`: a connection whose
+ * nodes are the data. `page`: the same, with the page parameters its pageInfo gives.
+ */
+export interface DataShape {
+  at: readonly string[];
+  shape: 'record' | 'list' | 'edges' | 'page';
 }
 
 /** A row as written below; `route` fills in what follows from it. */

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
 import { badInput, errorCodeOf } from '../shared/errors.js';
-import { readJsonObject } from '../shared/http/json-body.js';
-import { sendJson } from '../shared/http/respond.js';
+import { readJsonObject } from '../shared/http/read-body.js';
+import { refusal } from '../shared/http/failure.js';
+import { sendEnvelopeFailure, sendFailure, sendJson, successEnvelope } from '../shared/http/respond.js';
 import type { TokenAttempts } from '../auth/token-attempts.js';
-import { failureEnvelope, successEnvelope } from './envelope.js';
-import { sendFailure } from './send-failure.js';
 
 export const TOKEN_PATH = '/api/external/token/request';
 
@@ -32,23 +31,21 @@ export const TOKEN_DATA_SCHEMA = {
 
 const TOKEN_BODY_FIELDS = new Set(Object.keys(TOKEN_REQUEST_SCHEMA.properties));
 
-export interface TokenRouteDeps {
-  authenticator: Authenticator;
-  attempts: TokenAttempts;
-  bodyLimitBytes: number;
-}
-
 /**
  * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token.
  * It is the one REST path that is not a GraphQL operation, because it runs before a
  * Principal exists; it belongs to the auth layer and only shapes the envelope here.
  */
-export async function handleTokenRequest(req: IncomingMessage, res: ServerResponse, deps: TokenRouteDeps): Promise<void> {
+export async function handleTokenRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: { authenticator: Authenticator; attempts: TokenAttempts; bodyLimitBytes: number },
+): Promise<void> {
   try {
     const client = await deps.attempts.admit(req, res);
     if (req.method !== 'POST') {
       req.resume();
-      sendJson(res, 405, failureEnvelope(405, [`Method ${req.method} is not allowed here; use POST`]), { allow: 'POST' });
+      sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use POST`), { allow: 'POST' });
       return;
     }
     deps.authenticator.checkSubscriptionKey(req.headers);

@@ -3,24 +3,21 @@ import { Authenticator } from '../auth/authenticator.js';
 import { trustedProxyList } from '../auth/client-address.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import { createRateLimits } from '../auth/rate-limits.js';
-import { RequestAuthentication } from '../auth/request-authentication.js';
 import { TokenAttempts } from '../auth/token-attempts.js';
 import { TokenIssuer } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf } from '../graphql/execute.js';
-import { batchAdmission } from '../graphql/batch-admission.js';
-import { graphqlHttpHandler } from '../graphql/http-handler.js';
-import { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
 import { createYogaApp } from '../graphql/yoga.js';
-import { schema } from '../graphql/schema.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
-import { sendEnvelopeFailure, sendFailure } from '../rest/send-failure.js';
 import { handleTokenRequest, TOKEN_PATH } from '../rest/token-route.js';
 import { openDatabase, openDatabaseForStart, prepareDatabase, type Db } from '../shared/db/knex.js';
 import { refusal } from '../shared/http/failure.js';
+import { sendEnvelopeFailure } from '../shared/http/respond.js';
 import { createLogger, type Logger } from '../shared/observability/logger.js';
+import type { Principal } from '../shared/principal.js';
+import { requestContextOf } from '../shared/request-context.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
 import { createWebhookServices } from '../webhooks/services.js';
@@ -82,23 +79,29 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
   const backgroundDb = shareable ? db : openDatabase({ ...config, poolMin: 0, poolMax: 2 });
   const backgroundServices: Services = shareable ? services : { ...services, db: backgroundDb };
   const backgroundYoga = shareable ? yoga : createYogaApp(backgroundServices, yogaOptions);
-  const backgroundExecute = executorOf(backgroundYoga);
-  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: backgroundExecute, config: config.webhooks, services: webhookServices, now });
+  const webhooks = new WebhookWorkers({ db: backgroundDb, execute: executorOf(backgroundYoga), config: config.webhooks, services: webhookServices, now });
   const bodyLimitBytes = limits.bodyLimitBytes;
   const rateLimits = createRateLimits(limits, db);
-  const authentication = new RequestAuthentication(authenticator, rateLimits);
+  /** Both APIs' one gate between the headers and any route or resolver: the caller, charged one request, its key noted for the log line. */
+  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<Principal> => {
+    const principal = await authenticator.authenticate(req.headers);
+    const context = requestContextOf(res);
+    if (context) context.keyId = principal.keyId;
+    await rateLimits.perKey.consume(principal.keyId, res);
+    return principal;
+  };
+  /** The further operations of a GraphQL batch, charged to the same budget. */
+  const charge = (principal: Principal, res: ServerResponse, points: number) => rateLimits.perKey.consume(principal.keyId, res, points);
   const tokenAttempts = new TokenAttempts(rateLimits, trustedProxyList(limits.trustedProxies));
   const liveStreams = new LiveStreams({ db, limits: config.live, keyCheckSeconds: config.apiKeyCacheSeconds, now });
   const execute = executorOf(yoga);
-  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate: (req, res) => authentication.authenticate(req, res) });
+  const rest = new RestAdapter(routes, { execute, bodyLimitBytes, authenticate });
   // Only public credentials reach the page: the demo subscription key while it is accepted, and a demo API key once offered.
   const graphiqlCredentials: GraphiQLPublicCredentials = config.demoSubscriptionKey ? { subscriptionKey: config.subscriptionKeys[0] } : {};
   const graphiqlPage = () => renderGraphiQLPage(graphiqlCredentials);
-  const streams = new StreamAdmission(liveStreams, tokens, limits.graphql.maxTokens);
-  const admitBatch = batchAdmission({ schema, limits: limits.graphql, charge: (principal, res, points) => authentication.chargeMore(principal, res, points) });
   /** The handlers of exact paths; everything else is routed by prefix below. */
   const exactPaths = new Map<string, Handler>([
-    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authentication, streams, bodyLimitBytes, admitBatch, httpHandler: graphqlHttpHandler(yoga) })],
+    ['/graphql', graphqlEndpoint({ yoga, graphiqlPage, authenticate, charge, limits: limits.graphql, liveStreams, tokens, bodyLimitBytes })],
     ...Object.entries(operabilityEndpoints({ db, draining: (): boolean => drain.draining })),
     [OPENAPI_PATH, openApiEndpoint(options.printOpenApi)],
     [TOKEN_PATH, (req, res) => handleTokenRequest(req, res, { authenticator, attempts: tokenAttempts, bodyLimitBytes })],
@@ -127,20 +130,13 @@ export async function createApp(config: Config, options: CreateAppOptions = {}) 
       // Node checks the two time-outs on this interval (default 30 s): keep it well under them.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    requestEntry(
-      {
-        limits,
-        logger,
-        routePaths: routes.map((r) => r.path),
-        fixedPaths: [...exactPaths.keys(), DOCS_PATH, ...GRAPHIQL_ASSET_PATHS],
-        cors: corsLayer(config.corsOrigins ?? []),
-      },
-      handle,
-      (_req, res, error) => {
-        if (!res.headersSent) sendFailure(res, error);
-        else res.destroy();
-      },
-    ),
+    requestEntry(handle, {
+      limits,
+      logger,
+      routePaths: routes.map((r) => r.path),
+      fixedPaths: [...exactPaths.keys(), DOCS_PATH, ...GRAPHIQL_ASSET_PATHS],
+      cors: corsLayer(config.corsOrigins ?? []),
+    }),
   );
   answerClientErrors(server, logger, limits);
   const drain = new ConnectionDrain(server);

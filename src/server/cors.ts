@@ -13,7 +13,7 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  * headers are already set), `refused-preflight` with a refusal without CORS headers, and
  * `continue` goes on to routing, with the headers for an allowed origin already on the response.
  */
-type CorsOutcome = 'preflight' | 'refused-preflight' | 'continue';
+export type CorsOutcome = 'preflight' | 'refused-preflight' | 'continue';
 
 export type CorsLayer = (req: IncomingMessage, res: ServerResponse, pathname: string) => CorsOutcome;
 

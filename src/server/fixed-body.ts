@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { sendEnvelopeFailure } from '../rest/send-failure.js';
 import { refusal } from '../shared/http/failure.js';
+import { sendEnvelopeFailure } from '../shared/http/respond.js';
 
 /** A strong validator for a body that never changes while the process runs. */
 export function etagOf(body: Buffer | string): string {

@@ -1,58 +1,67 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestAuthentication } from '../auth/request-authentication.js';
-import { sendGraphQLError } from '../graphql/send-failure.js';
-import type { BatchAdmission } from '../graphql/batch-admission.js';
-import type { GraphQLHttpHandler } from '../graphql/http-handler.js';
-import type { StreamAdmission } from '../graphql/subscriptions/stream-admission.js';
+import { Kind, parse } from 'graphql';
+import type { TokenIssuer } from '../auth/tokens.js';
+import type { GraphQLLimits } from '../graphql/armor.js';
+import { operationCost } from '../graphql/cost.js';
+import { graphqlHttpHandler } from '../graphql/http-handler.js';
+import { schema } from '../graphql/schema.js';
 import type { YogaApp } from '../graphql/yoga.js';
-import { apiError } from '../shared/errors.js';
+import { apiError, badInput, unauthenticated } from '../shared/errors.js';
+import { failureOfError } from '../shared/http/failure.js';
 import { readUtf8Body } from '../shared/http/read-body.js';
+import { sendGraphQLFailure } from '../shared/http/respond.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
-
-function wantsGraphiQL(req: IncomingMessage): boolean {
-  return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
-}
+import type { LiveStreams, LiveTicket } from '../webhooks/live-streams.js';
 
 /**
- * Everything the page loads comes from this server (src/server/graphiql/assets.ts); the policy
- * makes the browser refuse anything else. Monaco adds style elements and starts its workers.
+ * The GraphiQL page's headers. Everything the page loads comes from this server
+ * (src/server/graphiql/assets.ts); the policy makes the browser refuse anything else. Monaco adds
+ * style elements and starts its workers.
  */
-const GRAPHIQL_CSP = [
-  "default-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function sendGraphiQLPage(res: ServerResponse, html: string): void {
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    'content-security-policy': GRAPHIQL_CSP,
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(html);
-}
-
-export interface GraphQLEndpointOptions {
-  yoga: YogaApp;
-  /** The GraphiQL page's HTML (src/server/graphiql/page.ts), asked for on every visit. */
-  graphiqlPage: () => string;
-  authentication: RequestAuthentication;
-  streams: StreamAdmission;
-  bodyLimitBytes: number;
-  /** Charges and costs a batch as the operations it carries (src/graphql/batch-admission.ts), before yoga answers it. */
-  admitBatch: BatchAdmission;
-  /** Answers GET and JSON POST requests of one operation (src/graphql/http-handler.ts). */
-  httpHandler: GraphQLHttpHandler;
-}
+const GRAPHIQL_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+};
 
 const STREAM_MEDIA_TYPES = /text\/event-stream|multipart\/mixed/i;
 const JSON_MEDIA_TYPES = /json|\*\/\*|application\/\*/i;
 const JSON_BODY = /^application\/json\s*(;|$)/i;
+/** The needles as bytes, so a search does not encode them on every request. */
+const SUBSCRIPTION_BYTES = Buffer.from('subscription');
+const ESCAPE_BYTES = Buffer.from('\\u');
+
+/** Whether a body's first byte that is not white space opens a JSON array: a batch. */
+function isJsonArray(body: Buffer): boolean {
+  return body.find((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) === 0x5b;
+}
+
+/**
+ * A body's JSON, parsed once and only when admission needs it: a batch, or a body that may mention
+ * `subscription`. A JSON string spells a letter either as itself or as a `\u` escape (its other
+ * escapes stand for punctuation and white space), so a body with neither cannot. A body that is
+ * not JSON is left to the handler that refuses it.
+ */
+function jsonToAdmit(body: Buffer | undefined): unknown {
+  if (body === undefined || (!isJsonArray(body) && !body.includes(SUBSCRIPTION_BYTES) && !body.includes(ESCAPE_BYTES))) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A document, or an item of a batch, parsed; undefined when it does not parse (its handler refuses it). */
+function parsed(query: unknown, maxTokens: number) {
+  try {
+    return typeof query === 'string' ? parse(query, { maxTokens, noLocation: true }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Which handler answers: yoga's own for what only it serves — a live stream (an admitted
@@ -64,52 +73,124 @@ function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | u
   const accept = req.headers.accept ?? '';
   if (STREAM_MEDIA_TYPES.test(accept) && !JSON_MEDIA_TYPES.test(accept)) return true;
   if (body === undefined) return false;
-  if (!JSON_BODY.test(req.headers['content-type'] ?? '')) return true;
-  const first = body.find((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
-  return first === 0x5b;
+  return !JSON_BODY.test(req.headers['content-type'] ?? '') || isJsonArray(body);
+}
+
+export interface AdmissionOptions {
+  limits: Pick<GraphQLLimits, 'maxCost' | 'maxTokens' | 'batchLimit' | 'exposeLimits'>;
+  /** Charges the key `points` more requests of its budget; throws RATE_LIMITED when it cannot pay. */
+  charge: (principal: Principal, res: ServerResponse, points: number) => Promise<void>;
+  liveStreams: LiveStreams;
+  tokens: TokenIssuer;
+}
+
+/**
+ * What an authenticated /graphql request passes before a GraphQL handler answers it; resolves with
+ * its live-stream ticket, if it has one, and is undefined at once for nearly every request.
+ *
+ * A batch counts as many requests as it has operations (authentication charged one, the others
+ * are charged here), and their costs together are held to GRAPHQL_MAX_COST before any runs; one
+ * operation is costed as it runs, a bad batch is refused by yoga.
+ *
+ * A request that carries a subscription operation (in its URL or body, whichever is selected)
+ * takes a live-stream slot (src/webhooks/live-streams.ts), so a stream over the caps is refused
+ * with a plain 429 rather than an event stream carrying an error; a query counted so holds its
+ * slot only until it is answered.
+ */
+export function graphqlAdmission({ limits, charge, liveStreams, tokens }: AdmissionOptions) {
+  /** One operation's cost; one that does not parse or name an operation clearly is refused before it runs, and counts nothing. */
+  const costOf = (item: unknown): number => {
+    const document = isPlainObject(item) ? parsed(item.query, limits.maxTokens) : undefined;
+    if (!document) return 0;
+    const { variables, operationName } = item as Record<string, unknown>;
+    try {
+      return operationCost(schema, document, typeof operationName === 'string' ? operationName : undefined, isPlainObject(variables) ? variables : undefined) ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  const isSubscription = (query: unknown): boolean =>
+    // Cheap first: a subscription operation needs the keyword.
+    typeof query === 'string' &&
+    query.includes('subscription') &&
+    (parsed(query, limits.maxTokens)?.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription') ?? false);
+  const ticketFor = async (req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<LiveTicket> => {
+    // The token was verified a moment ago (and is cached); this only learns when it expires.
+    const token = /^Bearer[ ]+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '')?.[1];
+    const verified = token ? await tokens.verify(token) : null;
+    if (!verified || verified.keyId !== principal.keyId) throw unauthenticated('Access token is invalid or expired');
+    return liveStreams.admit(principal.keyId, verified.expiresAt, res);
+  };
+  const liveTicket = (req: IncomingMessage, res: ServerResponse, principal: Principal, json: unknown): Promise<LiveTicket> | undefined => {
+    const fromUrl = req.url?.includes('?') ? new URL(req.url, 'http://localhost').searchParams.get('query') : null;
+    if (fromUrl === null && json === undefined) return undefined;
+    const queries = (Array.isArray(json) ? json : [json]).map((item: unknown) => (isPlainObject(item) ? item.query : undefined));
+    return isSubscription(fromUrl) || queries.some(isSubscription) ? ticketFor(req, res, principal) : undefined;
+  };
+  const admitBatch = async (req: IncomingMessage, res: ServerResponse, principal: Principal, operations: unknown[]) => {
+    await charge(principal, res, operations.length - 1);
+    const total = operations.reduce<number>((sum, item) => sum + costOf(item), 0);
+    if (total > limits.maxCost) {
+      throw badInput(limits.exposeLimits ? `Batch cost limit of ${limits.maxCost} exceeded, found ${Math.ceil(total)}` : 'Batch cost limit exceeded');
+    }
+    return liveTicket(req, res, principal, operations);
+  };
+  return (req: IncomingMessage, res: ServerResponse, principal: Principal, body: Buffer | undefined): Promise<LiveTicket | undefined> | undefined => {
+    const json = jsonToAdmit(body);
+    if (Array.isArray(json) && json.length >= 2 && json.length <= limits.batchLimit) return admitBatch(req, res, principal, json);
+    return liveTicket(req, res, principal, json);
+  };
+}
+
+export interface GraphQLEndpointOptions extends AdmissionOptions {
+  yoga: YogaApp;
+  /** The GraphiQL page's HTML (src/server/graphiql/page.ts), asked for on every visit. */
+  graphiqlPage: () => string;
+  /** Authentication and the per-key rate limit, shared with the REST routes. */
+  authenticate: (req: IncomingMessage, res: ServerResponse) => Promise<Principal>;
+  bodyLimitBytes: number;
 }
 
 /**
  * /graphql: the GraphiQL page for a browser; everything else, once the caller is authenticated
- * and charged, the body read (bounded, UTF-8) and a live stream admitted, through graphql-http
- * or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
+ * and charged, the body read (bounded, UTF-8) and admitted (graphqlAdmission), through
+ * graphql-http or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { yoga } = options;
+  const httpHandler = graphqlHttpHandler(yoga);
+  const admit = graphqlAdmission(options);
   return async (req, res) => {
-    if (wantsGraphiQL(req)) {
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
       req.resume();
-      sendGraphiQLPage(res, options.graphiqlPage());
+      const html = options.graphiqlPage();
+      res.writeHead(200, { ...GRAPHIQL_HEADERS, 'content-length': Buffer.byteLength(html) }).end(html);
       return;
     }
     try {
-      const authenticated = options.authentication.authenticate(req, res);
-      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
-      let requestBody: Buffer | undefined;
+      const principal = await options.authenticate(req, res);
+      let body: Buffer | undefined;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
         if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
           throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
         }
-        // Read (and bound) the body here, for either handler.
-        requestBody = await readUtf8Body(req, options.bodyLimitBytes);
-        const admitting = options.admitBatch(requestBody, principal, res);
-        if (admitting) await admitting;
+        body = await readUtf8Body(req, options.bodyLimitBytes);
       }
-      const admitting = options.streams.admit(req, res, principal, requestBody);
+      const admitting = admit(req, res, principal, body);
       const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
-      if (!yogaAnswers(req, liveStream, requestBody)) return await options.httpHandler(req, res, context, requestBody);
-      if (requestBody !== undefined) {
-        const body = requestBody;
+      if (!yogaAnswers(req, liveStream, body)) return await httpHandler(req, res, context, body);
+      if (body !== undefined) {
+        const read = body;
         // yoga takes the body already read as an async iterable instead of the socket.
-        (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+        (req as IncomingMessage & { body?: unknown }).body = { size: read.length, async *[Symbol.asyncIterator]() { yield read; } };
       }
       await yoga(req, res, context);
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;
-      sendGraphQLError(res, thrown);
+      sendGraphQLFailure(res, failureOfError(thrown));
     }
   };
 }

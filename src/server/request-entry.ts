@@ -1,15 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LimitsConfig } from '../config.js';
-import { sendGraphQLFailure } from '../graphql/send-failure.js';
-import { routeLabeler } from '../rest/route-matcher.js';
-import { sendEnvelopeFailure } from '../rest/send-failure.js';
+import { compilePath } from '../rest/adapter.js';
 import { refusal, type HttpFailure } from '../shared/http/failure.js';
+import { sendEnvelopeFailure, sendFailure, sendGraphQLFailure } from '../shared/http/respond.js';
 import type { Logger } from '../shared/observability/logger.js';
-import { attachRequestContext } from '../shared/request-context.js';
-import type { CorsLayer } from './cors.js';
-import { headerBytes } from './header-overflow.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { requestLogListener, type LoggedRequest } from './request-log.js';
+import { recordRequest } from '../shared/observability/metrics.js';
+import { attachRequestContext, requestContextOf, type RequestContext } from '../shared/request-context.js';
+import { headerBytes, overLimit } from './client-errors.js';
+import type { CorsLayer, CorsOutcome } from './cors.js';
+
+// Printable, header- and log-safe characters only: a caller's id must not forge log fields.
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-/+=@]{1,128}$/;
+
+/** The caller's x-request-id when it is short and plain, otherwise a fresh UUID. */
+function requestIdOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && SAFE_REQUEST_ID.test(value) ? value : randomUUID();
+}
 
 function pathnameOf(url: string | undefined): string {
   if (!url) return '/';
@@ -22,80 +30,91 @@ function pathnameOf(url: string | undefined): string {
  * spelling (%2e counts as a dot), and slashes that are encoded (%2F, %5C) or backward. Such a path
  * is refused rather than resolved, so what is routed is always what the caller wrote.
  */
-export function foldsIntoAnotherPath(pathname: string): boolean {
+function foldsIntoAnotherPath(pathname: string): boolean {
   // Nearly every path has no percent sign, backslash or segment starting with a dot: no split then.
   if (!pathname.includes('%') && !pathname.includes('\\') && !pathname.includes('/.') && !pathname.startsWith('.')) return false;
   if (/%2f|%5c|\\/i.test(pathname)) return true;
   return pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
-/** A refusal in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere. */
-function sendRefusal(res: ServerResponse, pathname: string, failure: HttpFailure): void {
-  if (pathname === '/graphql') sendGraphQLFailure(res, failure);
-  else sendEnvelopeFailure(res, failure);
+/** What the log line needs beyond the request context: when the request arrived and its path. */
+interface LoggedRequest extends RequestContext {
+  started: number;
+  pathname: string;
+  logged: boolean;
 }
 
-export interface RequestEntryOptions {
+/**
+ * The listener that, when a response closes however it ends, writes one log line and records the
+ * request metrics under the route its path falls under (a fixed path, a route's pattern, or
+ * "unmatched": never a raw id or a probe's path); a response that never finished counts as 499.
+ * One function for every request, so a request allocates no closure for it. The line is written
+ * without redaction: its fields are fixed, and the wildcard paths would cost ~10 µs a line.
+ */
+function requestLogListener(logger: Logger, routePaths: readonly string[], fixedPaths: readonly string[]): (this: ServerResponse) => void {
+  const lines = logger.child({}, { redact: { paths: [] } });
+  const patterns = [...new Set(routePaths)].map(compilePath);
+  const fixed = new Set(fixedPaths);
+  const routeOf = (pathname: string) => (fixed.has(pathname) ? pathname : (patterns.find((route) => route.pattern.test(pathname))?.path ?? 'unmatched'));
+  return function onClose(this: ServerResponse): void {
+    const context = requestContextOf(this) as LoggedRequest | undefined;
+    if (context === undefined || context.logged) return;
+    context.logged = true;
+    const label = routeOf(context.pathname);
+    const seconds = (performance.now() - context.started) / 1000;
+    const status = this.writableFinished ? this.statusCode : 499;
+    const method = this.req.method;
+    recordRequest(label, method ?? 'GET', status, seconds);
+    const { requestId, keyId } = context;
+    lines.info({ requestId, method, route: label, status, durationMs: Math.round(seconds * 100_000) / 100, keyId }, 'request');
+  };
+}
+
+/** What the way in answers itself, in this order; undefined for a request that goes on to its route. */
+function answerAtEntry(req: IncomingMessage, pathname: string, cors: CorsOutcome, limits: LimitsConfig): HttpFailure | 'preflight' | undefined {
+  if ((req.url?.length ?? 0) > limits.maxUrlLength) return overLimit(414, limits);
+  if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) return overLimit(431, limits);
+  if (foldsIntoAnotherPath(pathname)) return refusal(400, 'BAD_REQUEST', 'Request path must not contain dot segments or encoded slashes');
+  if (cors === 'preflight') return 'preflight';
+  if (cors === 'refused-preflight') return refusal(403, 'FORBIDDEN', 'This origin may not call the API from a browser (CORS_ORIGINS)');
+  return undefined;
+}
+
+interface RequestEntryOptions {
   limits: LimitsConfig;
   logger: Logger;
   /** Route paths (`/api/…/:id`) and fixed paths, for metric labels. */
   routePaths: readonly string[];
   fixedPaths: readonly string[];
-  /** Cross-origin headers and preflight answers (src/server/cors.ts). */
   cors: CorsLayer;
 }
 
 /**
  * The part of every request's way in that does not depend on its API: request id, log line and
  * metrics, CORS (before authentication, and on every answer, refusals included), the URL and
- * header bounds, and paths a URL parser would fold into another. Wraps the
- * app's handler once, so no route repeats any of it.
+ * header bounds, and paths a URL parser would fold into another.
  */
-export function requestEntry(
-  options: RequestEntryOptions,
-  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  onUnexpected: (req: IncomingMessage, res: ServerResponse, error: unknown) => void,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function requestEntry(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, options: RequestEntryOptions) {
   const { limits, logger } = options;
-  const onClose = requestLogListener(logger, routeLabeler(options.routePaths, options.fixedPaths));
-  return (req, res) => {
+  const onClose = requestLogListener(logger, options.routePaths, options.fixedPaths);
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const pathname = pathnameOf(req.url);
-    const context: LoggedRequest = {
-      requestId: requestIdOf(req.headers[REQUEST_ID_HEADER]),
-      log: logger,
-      started: performance.now(),
-      pathname,
-      logged: false,
-    };
+    const context: LoggedRequest = { requestId: requestIdOf(req.headers['x-request-id']), log: logger, started: performance.now(), pathname, logged: false };
     attachRequestContext(res, context);
-    res.setHeader(REQUEST_ID_HEADER, context.requestId);
+    res.setHeader('x-request-id', context.requestId);
     res.on('close', onClose);
-    const cors = options.cors(req, res, pathname);
-    if ((req.url?.length ?? 0) > limits.maxUrlLength) {
-      req.resume();
-      sendRefusal(res, pathname.slice(0, 16), refusal(414, 'URI_TOO_LONG', `URL exceeds ${limits.maxUrlLength} characters`));
+    const answer = answerAtEntry(req, pathname, options.cors(req, res, pathname), limits);
+    if (answer === undefined) {
+      handle(req, res).catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendFailure(res, error);
+      });
       return;
     }
-    if (headerBytes(req.rawHeaders) > limits.maxHeaderBytes) {
-      req.resume();
-      sendRefusal(res, pathname, refusal(431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `Request headers exceed ${limits.maxHeaderBytes} bytes`));
-      return;
-    }
-    if (foldsIntoAnotherPath(pathname)) {
-      req.resume();
-      sendEnvelopeFailure(res, refusal(400, 'BAD_REQUEST', 'Request path must not contain dot segments or encoded slashes'));
-      return;
-    }
-    if (cors === 'preflight') {
-      req.resume();
-      res.writeHead(204).end();
-      return;
-    }
-    if (cors === 'refused-preflight') {
-      req.resume();
-      sendRefusal(res, pathname, refusal(403, 'FORBIDDEN', 'This origin may not call the API from a browser (CORS_ORIGINS)'));
-      return;
-    }
-    handle(req, res).catch((error: unknown) => onUnexpected(req, res, error));
+    req.resume();
+    // A refusal in the shape the path's API speaks: GraphQL error JSON on /graphql, the envelope elsewhere.
+    if (answer === 'preflight') res.writeHead(204).end();
+    else if (pathname === '/graphql') sendGraphQLFailure(res, answer);
+    else sendEnvelopeFailure(res, answer);
   };
 }

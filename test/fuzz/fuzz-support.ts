@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bodyVariables } from '../../src/rest/body-variables.js';
+import { bodyVariables } from '../../src/rest/adapter.js';
 import { routes } from '../../src/rest/routes.js';
 import { TOKEN_PATH } from '../../src/rest/token-route.js';
 import type { CompanyRecords } from '../support/route-fixtures.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { print } from 'graphql';
-import { operationOf } from '../../src/rest/body-variables.js';
+import { operationOf } from '../../src/rest/adapter.js';
 import { routes } from '../../src/rest/routes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../support/envelope.js';

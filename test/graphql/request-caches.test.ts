@@ -7,7 +7,7 @@ import { createYogaApp } from '../../src/graphql/yoga.js';
 import type { Principal } from '../../src/shared/principal.js';
 
 /**
- * The plugins' per-request caches (src/graphql/request-caches.ts): a context has a key of its own
+ * The plugins' per-request caches (src/graphql/yoga.ts): a context has a key of its own
  * for them, and the pipeline replaces it once the operation has its result, so nothing the
  * request loaded stays reachable through the plugins' WeakMaps. A stream keeps its key.
  */

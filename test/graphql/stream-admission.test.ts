@@ -1,20 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { TokenIssuer } from '../../src/auth/tokens.js';
-import { StreamAdmission } from '../../src/graphql/subscriptions/stream-admission.js';
+import { graphqlAdmission } from '../../src/server/graphql-endpoint.js';
 import type { Principal } from '../../src/shared/principal.js';
 import type { LiveStreams, LiveTicket } from '../../src/webhooks/live-streams.js';
 
 /** Which /graphql requests take a live-stream slot: any that carries a subscription operation, however it is spelled. */
-describe('StreamAdmission', () => {
+describe('graphqlAdmission: live streams', () => {
   const principal: Principal = { keyId: 7, keyType: 'developer', companyId: 1, customerIds: [], siteIds: [] };
   const ticket = { slot: 'taken' } as unknown as LiveTicket;
   const streams = { admit: () => ticket } as unknown as LiveStreams;
   const tokens = { verify: async () => ({ keyId: 7, expiresAt: Date.now() + 60_000 }) } as unknown as TokenIssuer;
-  const admission = new StreamAdmission(streams, tokens, 2000);
+  const limits = { maxCost: 1000, maxTokens: 2000, batchLimit: 10, exposeLimits: false };
+  const admission = graphqlAdmission({ limits, charge: async () => undefined, liveStreams: streams, tokens });
   const res = {} as ServerResponse;
   const admit = (url: string, body?: string) =>
-    admission.admit({ url, headers: { authorization: 'Bearer t' } } as unknown as IncomingMessage, res, principal, body === undefined ? undefined : Buffer.from(body));
+    admission({ url, headers: { authorization: 'Bearer t' } } as unknown as IncomingMessage, res, principal, body === undefined ? undefined : Buffer.from(body));
 
   it.each([
     ['a subscription in the body', '/graphql', JSON.stringify({ query: 'subscription { events { event } }' })],

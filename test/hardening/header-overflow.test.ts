@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerBytes, headerOverflowStatus } from '../../src/server/header-overflow.js';
+import { headerBytes, headerOverflowStatus } from '../../src/server/client-errors.js';
 
 const MAX_URL = 100;
 const packet = (text: string) => Buffer.from(text, 'latin1');

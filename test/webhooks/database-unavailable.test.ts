@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskErrorWith } from '../../src/graphql/error-masking.js';
+import { maskErrorWith } from '../../src/graphql/yoga.js';
 import type { Execute } from '../../src/graphql/execute.js';
 import { AddressGuard } from '../../src/webhooks/address-guard.js';
 import { Dispatcher } from '../../src/workers/dispatcher.js';

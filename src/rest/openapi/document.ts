@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { schema as graphqlSchema } from '../../graphql/schema.js';
-import { bodyVariables, operationOf } from '../body-variables.js';
+import { bodyVariables, operationOf } from '../adapter.js';
 import type { QueryParam } from '../params.js';
 import { routes as routeTable, type RestRoute } from '../routes.js';
 import { TOKEN_DATA_SCHEMA, TOKEN_PATH, TOKEN_REQUEST_SCHEMA } from '../token-route.js';
@@ -91,7 +91,7 @@ function requestBody(schema: GraphQLSchema, route: RestRoute, walker: SelectionS
 }
 
 /**
- * The schema of a route's `data`, from its operation's selections (src/rest/result-shape.ts,
+ * The schema of a route's `data`, from its operation's selections (src/rest/adapter.ts, shapeResult;
  * DataShape). Its record is registered under its GraphQL type's name, qualified by the operation's
  * when another selection of that type differs.
  */

@@ -26,7 +26,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
  * takes is a Bearer token), and a database that could not serve the request asks the caller to
  * come back shortly.
  */
-export function headersForStatus(status: number, code?: string): Record<string, string> {
+function headersForStatus(status: number, code?: string): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer' };
   if (code === 'SERVICE_UNAVAILABLE') return { 'retry-after': String(RETRY_AFTER_SECONDS) };
   return {};
@@ -37,9 +37,7 @@ export function refusal(status: number, code: string, message: string): HttpFail
   return { status, code, messages: [message], headers: headersForStatus(status, code) };
 }
 
-function internal(unlogged?: unknown): HttpFailure {
-  return { status: 500, code: 'INTERNAL_SERVER_ERROR', messages: [INTERNAL_ERROR_MESSAGE], headers: {}, ...(unlogged === undefined ? {} : { unlogged }) };
-}
+const internal = (): HttpFailure => refusal(500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
 
 /**
  * Any thrown error: one of the coded errors (src/shared/errors.ts) answers with its code's status and
@@ -49,8 +47,8 @@ export function failureOfError(thrown: unknown): HttpFailure {
   const error = asApiError(thrown);
   const code = typeof error === 'object' && error !== null ? errorCodeOf(error as { extensions?: Record<string, unknown> }) : undefined;
   const status = statusForCode(code);
-  if (status === 500 || code === undefined) return internal(error);
-  return { status, code, messages: [(error as Error).message], headers: headersForStatus(status, code) };
+  if (status === 500 || code === undefined) return { ...internal(), unlogged: error };
+  return refusal(status, code, (error as Error).message);
 }
 
 /**
@@ -67,12 +65,7 @@ export function failureOfResult(result: ExecutionResult): HttpFailure | null {
   const status = coded ? statusForCode(code) : 'data' in result ? 500 : 400;
   if (status === 500) return internal();
   const relevant = coded ? errors.filter((e) => statusForCode(errorCodeOf(e)) === status) : errors;
-  return {
-    status,
-    code: code ?? 'BAD_USER_INPUT',
-    messages: relevant.map((e) => e.message),
-    headers: headersForStatus(status, code),
-  };
+  return { status, code: code ?? 'BAD_USER_INPUT', messages: relevant.map((e) => e.message), headers: headersForStatus(status, code) };
 }
 
 /** What yoga reads from an error's `extensions.http` to answer /graphql with the same status and headers. */

@@ -1,78 +1,59 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { apiError } from '../errors.js';
+import { apiError, badInput } from '../errors.js';
+import { isPlainObject } from '../is-plain-object.js';
 
 const NO_BODY = Buffer.alloc(0);
 
-/**
- * Whether the request says it has no body: neither Transfer-Encoding nor a Content-Length, or a
- * Content-Length of 0 (RFC 9112, section 6.3). Most GETs; node's parser holds no bytes for them.
- */
-function declaresNoBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
-}
-
 /** What a request that closes before its body ends is refused with, as node's stream helpers word it. */
-function prematureClose(): Error {
-  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-}
+const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
 /**
  * Reads the whole request body, refusing more than `limit` bytes with PAYLOAD_TOO_LARGE; a
- * request that closes or fails before its body ends is refused with that error. From the stream's
- * events: an async iterator costs a promise per chunk and keeps the request reachable longer.
+ * request that closes or fails before its body ends is refused with that error.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  if (declaresNoBody(req)) {
-    // Nothing to wait for: let the stream end by itself instead of iterating over it.
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) {
+    // No body (RFC 9112, section 6.3), as most GETs: let the stream end by itself.
     req.resume();
     return Promise.resolve(NO_BODY);
   }
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  if (Number(length) > limit) {
     req.resume();
     return Promise.reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
   }
   // A small body nearly always comes in the packet that carried the headers, and node's parser
   // hands it to the stream right after this request's handler returns. Looked at once that is done
-  // (a microtask later), a body that has wholly arrived is taken as it is, without listeners.
-  return Promise.resolve().then(() => (hasArrived(req) ? takeArrived(req) : readArriving(req, limit)));
+  // (a microtask later), a body that has wholly arrived (the parser never hands a request more
+  // than its Content-Length) is taken from the stream's buffer, without listeners.
+  return Promise.resolve().then(() => {
+    if (chunked || req.destroyed || req.readableLength !== Number(length)) return readArriving(req, limit);
+    const body = (req.read() as Buffer | null) ?? NO_BODY;
+    // Lets the stream end by itself, as reading it to its end would.
+    req.resume();
+    return body;
+  });
 }
 
 /**
- * Whether all of a body with a declared length (within the limit, checked before) is in the
- * stream's buffer: the parser never hands a request more than its Content-Length.
+ * The body of a request whose body is still arriving (or that ended or closed already), from the
+ * stream's events: an async iterator costs a promise per chunk and keeps the request reachable longer.
  */
-function hasArrived(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return !req.destroyed && req.headers['transfer-encoding'] === undefined && length !== undefined && req.readableLength === Number(length);
-}
-
-/** The body of a request whose body has wholly arrived (hasArrived), from the stream's buffer. */
-function takeArrived(req: IncomingMessage): Buffer {
-  const body = (req.read() as Buffer | null) ?? NO_BODY;
-  // Lets the stream end by itself, as reading it to its end would.
-  req.resume();
-  return body;
-}
-
-/** The body of a request whose body is still arriving (or that ended or closed already), from the stream's events. */
 function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(NO_BODY);
   if (req.destroyed) return Promise.reject(prematureClose());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
+    const listeners: Record<string, Parameters<IncomingMessage['on']>[1]> = {
+      data: (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= limit) {
+          chunks.push(chunk);
+          return;
+        }
         stop();
         req.resume();
         // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
@@ -81,26 +62,22 @@ function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
           if (!req.complete) req.destroy();
           reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
         });
-        return;
-      }
-      chunks.push(chunk);
+      },
+      end: () => {
+        stop();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      },
+      error: (error: Error) => {
+        stop();
+        reject(error);
+      },
+      close: () => {
+        stop();
+        reject(prematureClose());
+      },
     };
-    const onEnd = () => {
-      stop();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      reject(prematureClose());
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    const stop = () => Object.entries(listeners).forEach(([event, listener]) => req.off(event, listener));
+    Object.entries(listeners).forEach(([event, listener]) => req.on(event, listener));
   });
 }
 
@@ -109,18 +86,15 @@ export async function readUtf8Body(req: IncomingMessage, limit: number): Promise
   return utf8Body(await readBody(req, limit), req.headers['content-type']);
 }
 
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
-
-/** Every charset parameter of a Content-Type value, unquoted and in lower case. */
-function declaredCharsets(contentType: string | undefined): string[] {
+/** Whether any charset parameter of a Content-Type value (quoted or not, in any case) names another charset than UTF-8. */
+function declaresOtherCharset(contentType: string | undefined): boolean {
   // Most values have no parameters at all (`application/json`).
-  if (contentType === undefined || !contentType.includes(';')) return [];
+  if (contentType === undefined || !contentType.includes(';')) return false;
   return contentType
     .split(';')
     .slice(1)
-    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1])
-    .filter((value): value is string => value !== undefined)
-    .map((value) => value.replace(/^"(.*)"$/, '$1').trim().toLowerCase());
+    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase())
+    .some((charset) => charset !== undefined && charset !== 'utf-8' && charset !== 'utf8');
 }
 
 /**
@@ -145,11 +119,33 @@ function looksLikeUtf16Or32(body: Buffer): boolean {
  */
 export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
   if (raw.length === 0) return raw;
-  if (declaredCharsets(contentType).some((charset) => !UTF8_CHARSETS.has(charset))) {
+  if (declaresOtherCharset(contentType)) {
     throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8; Content-Type declares another charset');
   }
   if (looksLikeUtf16Or32(raw)) throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8, not UTF-16 or UTF-32');
   const body = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw;
   if (!isUtf8(body)) throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Request body is not valid UTF-8');
   return body;
+}
+
+/**
+ * Reads a JSON object body: Content-Type must be application/json (415), the bytes UTF-8 (415),
+ * the text must parse (400), it must be an object (400), and only `allowed` keys may appear (400).
+ */
+export async function readJsonObject(req: IncomingMessage, limit: number, allowed: ReadonlySet<string>): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, limit);
+  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type']?.trim() ?? '')) {
+    throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  const text = utf8Body(raw, req.headers['content-type']).toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badInput('Request body is not valid JSON');
+  }
+  if (!isPlainObject(parsed)) throw badInput('Request body must be a JSON object');
+  const unknown = Object.keys(parsed).filter((key) => !allowed.has(key));
+  if (unknown.length > 0) throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  return parsed;
 }
