@@ -8,7 +8,7 @@ export type Row = Record<string, unknown>;
 
 /*
  * knex's better-sqlite3 client prepares every statement again on each call, which costs several
- * times running the timesheet read (docs/decisions.md, "SQLite statements prepared once"). So
+ * times running the timesheet read (the row "SQLite statements prepared once" in docs/decisions.md). So
  * outside a transaction a statement runs prepared once per text on the pool's one connection (from
  * knex's `afterCreate` hook), synchronously, so nothing else runs on it meanwhile; while a
  * transaction holds it (`inTransaction`), through knex, which waits for the pool. The 'query'
