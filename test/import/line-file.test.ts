@@ -136,6 +136,15 @@ describe('a line-delimited import file (.ndjson, .jsonl)', () => {
     }
   });
 
+  it('reports a line continued from one read before a later line of that read', async () => {
+    // Line 1 is not JSON and ends in the second read of 256 KB, which also holds line 2's invalid byte.
+    const first = `{"companies": {"id": 1, "name": "${'x'.repeat(300_000)}"}\n`;
+    const text = Buffer.concat([Buffer.from(`${first}{"companies": {"id": 2, "name": "A`), Buffer.from([0xff]), Buffer.from('"}}\n')]);
+    const error = await refused(write('continued.ndjson', text));
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as Error).message).toMatch(/^line 1: /);
+  });
+
   it('takes a nesting of 64 levels and a line of 1,048,576 bytes, and no more', async () => {
     const deep = `{"timesheets": {"timesheetId": 1, "notes": ${'['.repeat(61)}${']'.repeat(61)}}}`;
     const error = await refused(write('deep-ok.ndjson', `${deep}\n`));
