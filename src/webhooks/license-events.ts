@@ -1,6 +1,7 @@
 import { tryTransactionLock } from '../repositories/advisory-locks.js';
 import { licensesExpiringBy, type ExpiringLicense } from '../repositories/licenses.js';
 import { claimEventKeys, takenEventKeys } from '../repositories/webhook-events.js';
+import { groupById } from '../shared/db/columns.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { emitEvent } from './outbox.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
@@ -71,19 +72,14 @@ export async function scanLicenses(db: Queryable, now: Date, maxReminderDays = 3
     afterId = last.securityLicenseId;
     const due = dueEvents(rows, nowMs);
     const taken = due.length > 0 ? await takenEventKeys(db, due.map((d) => d.key)) : new Set<string>();
-    const byCompany = new Map<number, DueEvent[]>();
-    for (const item of due) {
-      if (taken.has(item.key)) continue;
-      const list = byCompany.get(item.license.companyId);
-      if (list) list.push(item);
-      else byCompany.set(item.license.companyId, [item]);
-    }
-    for (const [companyId, items] of byCompany) {
+    const fresh = due.filter((item) => !taken.has(item.key));
+    const companyIds = [...new Set(fresh.map((item) => item.license.companyId))];
+    for (const [i, items] of groupById(companyIds, fresh, (item) => item.license.companyId).entries()) {
       try {
         written += await emitCompanyEvents(db, items, now);
       } catch (error) {
         if (failed.size === 0) firstFailure = error;
-        failed.add(companyId);
+        failed.add(companyIds[i]!);
       }
     }
     if (rows.length < SCAN_CHUNK) break;

@@ -71,11 +71,8 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
   const subscriptions = new Map<string, number[]>();
   const subscriptionsFor = async (match: { companyId: number; event: string; eventType: string }) => {
     const key = `${match.companyId}\u0000${match.event}\u0000${match.eventType}`;
-    let ids = subscriptions.get(key);
-    if (!ids) {
-      ids = await activeSubscriptionIdsFor(trx, match);
-      subscriptions.set(key, ids);
-    }
+    const ids = subscriptions.get(key) ?? (await activeSubscriptionIdsFor(trx, match));
+    subscriptions.set(key, ids);
     return ids;
   };
   let emitted = 0;
@@ -94,13 +91,10 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
         if (change.change !== 'unchanged') events.push({ ...base, eventType: change.change === 'created' ? 'created' : 'updated' });
         if (kind === 'timesheet' && change.becameApproved) events.push({ ...base, eventType: 'approved' });
       }
-      const eventIds: (number | null)[] = [];
-      for (const event of events) eventIds.push(await insertEvent(trx, event));
-      for (let i = 0; i < events.length; i++) {
-        const eventId = eventIds[i];
+      for (const event of events) {
         emitted++;
-        if (eventId === null || eventId === undefined) continue;
-        await insertPendingDeliveries(trx, eventId, await subscriptionsFor(events[i]!), occurredAt, newWebhookId);
+        const eventId = await insertEvent(trx, event);
+        if (eventId !== null) await insertPendingDeliveries(trx, eventId, await subscriptionsFor(event), occurredAt, newWebhookId);
       }
     }
   }

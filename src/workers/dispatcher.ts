@@ -156,11 +156,10 @@ export class Dispatcher extends Periodic {
   /** Rows leased ahead go first (stale ones back), then top-ups for destinations that just answered, then claims. */
   protected async tick(): Promise<void> {
     const now = this.now();
-    const stale = this.held.filter((h) => now - h.leasedAt > this.ahead.maxAgeMs);
-    if (stale.length > 0) {
-      this.held = this.held.filter((h) => now - h.leasedAt <= this.ahead.maxAgeMs);
-      await this.giveBack(stale);
-    }
+    const fresh = (h: Held) => now - h.leasedAt <= this.ahead.maxAgeMs;
+    const stale = this.held.filter((h) => !fresh(h));
+    this.held = this.held.filter(fresh);
+    if (stale.length > 0) await this.giveBack(stale);
     await this.sendHeld();
     if (await this.topUp()) await this.sendHeld();
     await this.claimIntoFreeSlots();
