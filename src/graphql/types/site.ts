@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
 import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/organisation.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNode } from './access.js';
@@ -39,7 +39,7 @@ builder.queryField('sites', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'site', owner: context.principal.companyId, filter: customerFilter(args.customerId), defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'site', owner: context.principal.companyId, filter: customerFilter(args.customerId) },
         codec: context.services.cursors,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         keyOf: (s) => s.siteApiId,
@@ -59,7 +59,7 @@ builder.objectField(Customer, 'sites', (t) =>
     resolve: (customer, args, context) =>
       customerSites(context, customer.customerApiId, {
         args,
-        list: { kind: 'customer-site', owner: customer.customerApiId, filter: String(customer.customerApiId), defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'customer-site', owner: customer.customerApiId, filter: String(customer.customerApiId) },
         keyOf: (s) => s.siteApiId,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         readWith: (page) => page.size,
