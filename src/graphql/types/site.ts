@@ -24,11 +24,6 @@ export const Site = builder.loadableNode('Site', {
   }),
 });
 
-/** A site list's filter is the customer id, as text (the cursor's filter slot). */
-function customerFilter(customerId: number | null | undefined): string | null | undefined {
-  return customerId === undefined || customerId === null ? customerId : String(customerId);
-}
-
 builder.queryField('sites', (t) =>
   t.connection({
     type: Site,
@@ -39,7 +34,8 @@ builder.queryField('sites', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'site', owner: context.principal.companyId, filter: customerFilter(args.customerId) },
+        // The customer id is the filter, as text (the cursor's filter slot).
+        list: { kind: 'site', owner: context.principal.companyId, filter: args.customerId == null ? args.customerId : String(args.customerId) },
         codec: context.services.cursors,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         keyOf: (s) => s.siteApiId,
