@@ -29,14 +29,10 @@ export function armorPlugins(limits: GraphQLLimits): Plugin[] {
   // Rules report into the validation result, so a refusal travels the road of any validation error.
   const rule = { ...options, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))] };
   // The token count runs inside the parser, so its refusal leaves the parser as a thrown error.
-  const parser = {
-    ...options,
-    onReject: [
-      (_context: ValidationContext | null, error: GraphQLError) => {
-        throw limitError(error);
-      },
-    ],
+  const throwRefusal = (_context: ValidationContext | null, error: GraphQLError): never => {
+    throw limitError(error);
   };
+  const parser = { ...options, onReject: [throwRefusal] };
   const plugins: Plugin[] = [
     maxTokensPlugin({ n: limits.maxTokens, ...parser }) as Plugin,
     maxDepthPlugin({ n: limits.maxDepth, ...rule }) as Plugin,
