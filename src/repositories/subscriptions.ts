@@ -30,8 +30,6 @@ export async function eventFiltersOf(db: Db, subscriberIds: readonly number[]): 
 }
 
 /** A subscriber with its signing secrets and event filters, for an operator (never for an API caller). */
-export type SubscriberSecrets = NonNullable<Awaited<ReturnType<typeof findSubscriberSecrets>>>;
-
 export async function findSubscriberSecrets(db: Db, id: number) {
   const row = (await db('subscribers').where({ id }).first()) as Record<string, unknown> | undefined;
   if (!row) return null;

@@ -14,9 +14,6 @@ function staffName(first: unknown, last: unknown): string | null {
 function toTimesheet(row: Record<string, unknown>) {
   return {
     timesheetId: Number(row.timesheet_id),
-    companyId: Number(row.company_id),
-    siteId: Number(row.site_id),
-    customerId: Number(row.customer_id),
     customerName: toText(row.customer_name),
     customerApiId: Number(row.customer_id),
     siteName: toText(row.site_name),
@@ -152,7 +149,7 @@ export async function firstTimesheetsOfSites(
     .whereIn('t.site_id', siteIds as number[])
     .select(db.raw('row_number() over (partition by t.site_id order by t.timesheet_id) as rn'));
   const query = db.from(ranked.as('ranked')).select('*').where('rn', '<=', size + 1).orderBy('timesheet_id');
-  return groupById(siteIds, (await selectRows(db, query)).map(toTimesheet), (timesheet) => timesheet.siteId);
+  return groupById(siteIds, (await selectRows(db, query)).map(toTimesheet), (timesheet) => timesheet.siteApiId);
 }
 
 /** What a write changed that timesheet entries show: the entries themselves, or their site, customer or staff member. */

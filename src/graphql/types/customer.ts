@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
 import { customerPage, loadCustomers } from '../../repositories/organisation.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNode } from './access.js';
@@ -21,7 +21,7 @@ builder.queryField('customers', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'customer', owner: context.principal.companyId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'customer', owner: context.principal.companyId },
         codec: context.services.cursors,
         fetch: (page) => customerPage(context.services.db, context.principal, page),
         keyOf: (c) => c.customerApiId,

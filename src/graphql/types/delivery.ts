@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, keysetConnection, type ConnectionArgs } from '../../shared/pagination/keyset.js';
+import { keysetConnection, type ConnectionArgs } from '../../shared/pagination/keyset.js';
 import {
   attemptsOf,
   deliveryPage,
@@ -59,7 +59,7 @@ function deliveryLog(subscriptionId: number, args: ConnectionArgs, context: Grap
   const { db, cursors } = context.services;
   return keysetConnection({
     args,
-    list: { kind: 'delivery', owner: subscriptionId, filter: undefined, defaultSize: DEFAULT_PAGE_SIZE },
+    list: { kind: 'delivery', owner: subscriptionId },
     codec: cursors,
     fetch: (page) => deliveryPage(db, subscriptionId, page),
     keyOf: (d) => d.deliveryId,

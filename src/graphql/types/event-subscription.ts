@@ -162,9 +162,7 @@ builder.mutationField('updateEventSubscription', (t) =>
 );
 
 const DeleteEventSubscriptionInput = builder.inputType('DeleteEventSubscriptionInput', {
-  fields: (t) => ({
-    subscriptionId: t.int({ required: true }),
-  }),
+  fields: (t) => ({ subscriptionId: t.int({ required: true }) }),
 });
 
 builder.mutationField('deleteEventSubscription', (t) =>

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, keysetConnection } from '../../shared/pagination/keyset.js';
+import { keysetConnection } from '../../shared/pagination/keyset.js';
 import { firstSitesOfCustomers, loadSites, sitePage } from '../../repositories/organisation.js';
 import { builder } from '../builder.js';
 import { ANY_KEY, scopedNode } from './access.js';
@@ -24,11 +24,6 @@ export const Site = builder.loadableNode('Site', {
   }),
 });
 
-/** A site list's filter is the customer id, as text (the cursor's filter slot). */
-function customerFilter(customerId: number | null | undefined): string | null | undefined {
-  return customerId === undefined || customerId === null ? customerId : String(customerId);
-}
-
 builder.queryField('sites', (t) =>
   t.connection({
     type: Site,
@@ -39,7 +34,8 @@ builder.queryField('sites', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'site', owner: context.principal.companyId, filter: customerFilter(args.customerId), defaultSize: DEFAULT_PAGE_SIZE },
+        // The customer id is the filter, as text (the cursor's filter slot).
+        list: { kind: 'site', owner: context.principal.companyId, filter: args.customerId == null ? args.customerId : String(args.customerId) },
         codec: context.services.cursors,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         keyOf: (s) => s.siteApiId,
@@ -59,7 +55,7 @@ builder.objectField(Customer, 'sites', (t) =>
     resolve: (customer, args, context) =>
       customerSites(context, customer.customerApiId, {
         args,
-        list: { kind: 'customer-site', owner: customer.customerApiId, filter: String(customer.customerApiId), defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'customer-site', owner: customer.customerApiId, filter: String(customer.customerApiId) },
         keyOf: (s) => s.siteApiId,
         fetch: (page) => sitePage(context.services.db, context.principal, page),
         readWith: (page) => page.size,

@@ -1,6 +1,5 @@
 import { getArgumentValues, getNamedType, isObjectType, Kind, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import {
-  DEFAULT_PAGE_SIZE,
   filterText,
   keysetConnection,
   parseFilterText,
@@ -23,8 +22,7 @@ interface LicensesArgs extends ConnectionArgs {
 }
 
 /** Staff.licenses as a keyset list: a cursor keeps the employee, the filter and the page size. */
-const licenseList = (employeeId: number, args: LicensesArgs) =>
-  ({ kind: 'license', owner: employeeId, filter: args.licenseNumber, defaultSize: DEFAULT_PAGE_SIZE }) satisfies ListIdentity;
+const licenseList = (employeeId: number, args: LicensesArgs): ListIdentity => ({ kind: 'license', owner: employeeId, filter: args.licenseNumber });
 
 export const Staff = builder.loadableNode('Staff', {
   description: 'An employee of the calling key’s company.',
@@ -139,7 +137,7 @@ builder.queryField('staffs', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'staff', owner: context.principal.companyId, filter: filterText(args.filter, STAFF_FILTER_KEYS), defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'staff', owner: context.principal.companyId, filter: filterText(args.filter, STAFF_FILTER_KEYS) },
         codec: context.services.cursors,
         fetch: (page) => staffPage(context.services.db, context.principal, parseFilterText<StaffFilter>(page.filter), page),
         keyOf: (row) => row.employeeId,

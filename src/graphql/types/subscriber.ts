@@ -44,7 +44,7 @@ export const Subscriber = builder.loadableNode('Subscriber', {
         keysetConnection({
           args,
           // A page as large as the cap when none is asked for; a cursor then keeps that size too.
-          list: { kind: 'subscription', owner: subscriber.subscriberId, filter: undefined, defaultSize: MAX_SUBSCRIPTIONS_SHOWN },
+          list: { kind: 'subscription', owner: subscriber.subscriberId, defaultSize: MAX_SUBSCRIPTIONS_SHOWN },
           codec: context.services.cursors,
           fetch: (page) => subscriptionsOf(context.services.db, context.principal, subscriber.subscriberId, page),
           keyOf: (s) => s.subscriptionId,

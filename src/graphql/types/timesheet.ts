@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, filterText, keysetConnection, parseFilterText, type KeysetPage } from '../../shared/pagination/keyset.js';
+import { filterText, keysetConnection, parseFilterText, type KeysetPage } from '../../shared/pagination/keyset.js';
 import {
   firstTimesheetsOfSites,
   loadTimesheets,
@@ -100,7 +100,7 @@ builder.queryField('timesheets', (t) =>
     resolve: (_root, args, context) =>
       keysetConnection({
         args,
-        list: { kind: 'timesheet', owner: context.principal.companyId, filter: filterText(args.filter, FILTER_KEYS), defaultSize: DEFAULT_PAGE_SIZE },
+        list: { kind: 'timesheet', owner: context.principal.companyId, filter: filterText(args.filter, FILTER_KEYS) },
         codec: context.services.cursors,
         fetch: (page) => timesheetPage(context.services.db, context.principal, parseFilterText<TimesheetFilter>(page.filter), page),
         keyOf: (row) => row.timesheetId,
@@ -124,12 +124,7 @@ builder.objectField(Site, 'timesheets', (t) =>
       'The site’s timesheet entries the calling key may read (timesheet keys), ordered by timesheetId; the filter narrows them further (a different siteId matches nothing).',
     args: { filter: t.arg({ type: TimesheetFilterInput }) },
     resolve: (site, args, context) => {
-      const list = {
-        kind: 'site-timesheet',
-        owner: site.siteApiId,
-        filter: filterText({ ...args.filter, siteId: undefined }, FILTER_KEYS),
-        defaultSize: DEFAULT_PAGE_SIZE,
-      };
+      const list = { kind: 'site-timesheet', owner: site.siteApiId, filter: filterText({ ...args.filter, siteId: undefined }, FILTER_KEYS) };
       const keyOf = (row: TimesheetRecord) => row.timesheetId;
       if (args.filter?.siteId != null && args.filter.siteId !== site.siteApiId) {
         return keysetConnection({ args, list, codec: context.services.cursors, keyOf, fetch: async () => [] });

@@ -27,8 +27,9 @@ export interface ListIdentity {
   kind: string;
   owner: number;
   /** The filter given with this request (undefined: not given, so a cursor's filter applies). */
-  filter: string | null | undefined;
-  defaultSize: number;
+  filter?: string | null | undefined;
+  /** The page size when the caller gives none: DEFAULT_PAGE_SIZE unless the list sets its own. */
+  defaultSize?: number;
 }
 
 function checkSize(name: string, value: number | null | undefined): number | undefined {
@@ -50,7 +51,7 @@ export function readConnectionArgs(args: ConnectionArgs, list: ListIdentity, cod
   const backward = Boolean(args.before) || (last !== undefined && !args.after);
   const direction = backward ? 'backward' : 'forward';
   if (!cursorText) {
-    return { direction, from: null, size: first ?? last ?? list.defaultSize, filter: list.filter ?? null };
+    return { direction, from: null, size: first ?? last ?? list.defaultSize ?? DEFAULT_PAGE_SIZE, filter: list.filter ?? null };
   }
   const cursor = codec.decode(cursorText, list.kind, list.owner);
   if (list.filter !== undefined && list.filter !== cursor.filter) {
