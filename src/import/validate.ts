@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import { eventFiltersOfSubscribers, loadRows, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
+import { loadRows, rowsByIds, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
 import { catalogProblem } from '../webhooks/catalog.js';
 import { REFERENCES, type ReferenceTarget, type Section } from './format.js';
 import type { FileFacts, ParentKind } from './parse.js';
@@ -97,8 +97,8 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   const owners = await loadRows(trx, 'event_filters', 'id', facts.eventFilterIds.keys());
   const subscriberIds = new Set(facts.eventFilters.flatMap((f) => (f.subscriberId === null ? [] : [f.subscriberId])));
   const storedPairs = new Map<string, number>();
-  for (const filter of await eventFiltersOfSubscribers(trx, subscriberIds)) {
-    storedPairs.set(pairKey(filter.subscriberId, filter.event, filter.eventType), filter.id);
+  for (const row of await rowsByIds(trx, 'event_filters', 'subscriber_id', subscriberIds)) {
+    storedPairs.set(pairKey(Number(row.subscriber_id), String(row.event), String(row.event_type)), Number(row.id));
   }
   const seen = new Map<string, (typeof facts.eventFilters)[number]>();
   for (const filter of facts.eventFilters) {
