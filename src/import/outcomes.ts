@@ -22,7 +22,7 @@ export interface ImportChanges {
   timesheets: TimesheetChange[];
 }
 
-export type EntitySummary = Record<Outcome, number[]>;
+type EntitySummary = Record<Outcome, number[]>;
 
 export interface ImportSummary {
   /** Per entity, the ids inserted, updated (stored values changed) and unchanged. */
