@@ -52,16 +52,6 @@ async function planChunk(trx: Tx, entity: Entity, records: readonly object[], ge
   });
 }
 
-/** Writes the inserted and updated rows of one chunk; returns how many. */
-async function writeChunk(trx: Tx, entity: Entity, planned: readonly PlannedRow[]): Promise<number> {
-  const { table, idColumn, fields } = TABLES[entity];
-  const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
-  // An inserted record was planned against the stored rows of this transaction: none has its id.
-  const stored = changed.map(({ outcome }) => outcome !== 'inserted');
-  await upsertRows(trx, table, idColumn, changed.map(({ row }) => row), fields.length, stored);
-  return changed.length;
-}
-
 /**
  * The second reading, section by section in write order (parents first): licenses and timesheets
  * are checked one element at a time, and every valid record is checked against its stored
@@ -85,7 +75,12 @@ export async function applySource(trx: Tx, { source, facts, problems }: ScannedI
     // (its first chunk, and its end below), the writing chunk by chunk.
     if (!sectionReported) reportCompared();
     sectionReported = true;
-    written += await writeChunk(trx, entity, planned);
+    const { table, idColumn, fields } = TABLES[entity];
+    const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
+    // An inserted record was planned against the stored rows of this transaction: none has its id.
+    const stored = changed.map(({ outcome }) => outcome !== 'inserted');
+    await upsertRows(trx, table, idColumn, changed.map(({ row }) => row), fields.length, stored);
+    written += changed.length;
     // The number still to write is not known until every record is compared: count the records
     // not yet compared as if each will be.
     report({ stage: 'written', done: written, total: written + total - compared });

@@ -17,7 +17,7 @@ export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
 export { ImportValidationError } from './problems.js';
 export { scanImport, type ScannedImport } from './parse.js';
-export type { ImportChanges, ImportSummary, LicenseChange, TimesheetChange } from './outcomes.js';
+export type { ImportChanges, ImportSummary } from './outcomes.js';
 export type { ImportProgress, ImportProgressSink } from './apply.js';
 export { fileSource, SpoolError, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';

@@ -22,7 +22,7 @@ export interface ImportChanges {
   timesheets: TimesheetChange[];
 }
 
-export type EntitySummary = Record<Outcome, number[]>;
+type EntitySummary = Record<Outcome, number[]>;
 
 export interface ImportSummary {
   /** Per entity, the ids inserted, updated (stored values changed) and unchanged. */
@@ -118,20 +118,16 @@ export class ImportOutcomes {
 
 /** A few lines for a terminal: totals and time taken, then one line per entity that the file mentioned. */
 export function formatSummary(summary: ImportSummary, seconds: number): string {
-  const counts = (inserted: number, updated: number, unchanged: number) => {
+  const counts = (of: readonly EntitySummary[]) => {
+    const [inserted, updated, unchanged] = OUTCOMES.map((outcome) => of.reduce((sum, entity) => sum + entity[outcome].length, 0)) as [number, number, number];
     const records = inserted + updated + unchanged;
     return `${inserted} inserted, ${updated} updated, ${unchanged} unchanged (${records} ${records === 1 ? 'record' : 'records'}`;
   };
-  const lines: string[] = [];
-  const total = { inserted: 0, updated: 0, unchanged: 0 };
+  const lines = [`import complete: ${counts(Object.values(summary.entities))} in ${seconds.toFixed(2)} s)`];
   for (const entity of ENTITIES) {
-    const { inserted, updated, unchanged } = summary.entities[entity];
-    total.inserted += inserted.length;
-    total.updated += updated.length;
-    total.unchanged += unchanged.length;
-    if (inserted.length + updated.length + unchanged.length > 0) lines.push(`  ${entity}: ${counts(inserted.length, updated.length, unchanged.length)})`);
+    const of = summary.entities[entity];
+    if (OUTCOMES.some((outcome) => of[outcome].length > 0)) lines.push(`  ${entity}: ${counts([of])})`);
   }
-  const head = `import complete: ${counts(total.inserted, total.updated, total.unchanged)} in ${seconds.toFixed(2)} s)`;
   if (summary.generatedSigningSecrets.length > 0) lines.push(`  signing secrets generated for subscribers ${summary.generatedSigningSecrets.join(', ')}`);
-  return [head, ...lines].join('\n');
+  return lines.join('\n');
 }

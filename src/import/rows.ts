@@ -2,7 +2,7 @@ import { normaliseDateTime } from './date-time.js';
 import type { Row } from '../repositories/import-tables.js';
 import { toBool } from '../shared/db/columns.js';
 import type { z } from 'zod';
-import { eventFilterSchema, KINDS, SECTIONS, type Kind } from './format.js';
+import { eventFilterSchema, KINDS, SECTION_NAMES, SECTIONS, type Kind, type Section } from './format.js';
 
 /** How one entity of the file maps onto its table: [contract field, column, kind], the id first. */
 export interface TableSpec {
@@ -22,13 +22,7 @@ function tableOf(table: string, schema: z.ZodObject, extra: readonly (readonly [
 }
 
 export const TABLES = {
-  companies: tableOf('companies', SECTIONS.companies),
-  customers: tableOf('customers', SECTIONS.customers),
-  sites: tableOf('sites', SECTIONS.sites),
-  staff: tableOf('staff', SECTIONS.staff),
-  licenses: tableOf('licenses', SECTIONS.licenses),
-  timesheets: tableOf('timesheets', SECTIONS.timesheets),
-  subscribers: tableOf('subscribers', SECTIONS.subscribers),
+  ...(Object.fromEntries(SECTION_NAMES.map((section) => [section, tableOf(section, SECTIONS[section])])) as Record<Section, TableSpec>),
   eventFilters: tableOf('event_filters', eventFilterSchema, [['subscriberId', 'subscriber_id', 'int']]),
 };
 

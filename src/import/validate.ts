@@ -1,5 +1,5 @@
 import type { Tx } from '../shared/db/knex.js';
-import { eventFiltersOfSubscribers, loadRows, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
+import { loadRows, rowsByIds, storedCeiling, storedCompanies, type OwnedKind } from '../repositories/import-tables.js';
 import { catalogProblem } from '../webhooks/catalog.js';
 import { REFERENCES, type ReferenceTarget, type Section } from './format.js';
 import type { FileFacts, ParentKind } from './parse.js';
@@ -12,18 +12,6 @@ const PARENT_COLUMN: Record<ParentKind, string> = { staff: 'company_id', sites: 
 
 /** One valid record of a chunk: where it is in the file and its company once imported. */
 export type OwnedRecord = { index: number; id: number; company: number | undefined };
-
-/** The checks of single records that the second reading makes with what validateAgainstDatabase loaded. */
-export interface ElementChecks {
-  /** Whether a reference resolves: the file declares the id (even in an invalid element) or the database holds it. */
-  reference(section: Section, index: number, field: string, target: ReferenceTarget, id: number): void;
-  /** The company a valid record of the file belongs to once imported; undefined for a company or when unknown. */
-  companyOf(section: Section, record: Record<string, unknown>): number | undefined;
-  /** Reports a timesheet whose site and employee are of different companies (after the import). */
-  timesheetCompany(index: number, employeeId: number, siteId: number): void;
-  /** Reports each record of a chunk whose stored company differs from the one the file gives it. */
-  storedCompany(section: Section, records: readonly OwnedRecord[]): Promise<void>;
-}
 
 /** Which of the ids the file names but does not declare the database holds, per target. */
 async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<ReferenceTarget, Set<number>>> {
@@ -43,7 +31,7 @@ async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<Referenc
  * that hangs from it, to another tenant), and a timesheet's site and employee are of one company.
  * Both are judged after the import: the file's record where it has one, the stored one otherwise.
  */
-async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Promise<Omit<ElementChecks, 'reference'>> {
+async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems) {
   const stored: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
   // An element the file declares but whose parent is unknown (invalid) does not fall back to the stored one.
   const parent = (kind: ParentKind, id: number | undefined) =>
@@ -58,20 +46,23 @@ async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems): Pro
   await load('customers', [...facts.parents.sites.values(), ...[...facts.laterReferences.sites].map((id) => parent('sites', id))]);
 
   return {
-    companyOf(section, record) {
+    /** The company a valid record of the file belongs to once imported; undefined for a company or when unknown. */
+    companyOf(section: Section, record: Record<string, unknown>): number | undefined {
       if (section === 'companies') return undefined;
       const owner = record[REFERENCES[section][0]!.field] as number;
       if (section === 'sites') return parent('customers', owner);
       if (section === 'licenses') return parent('staff', owner);
       return section === 'timesheets' ? siteCompany(owner) : owner;
     },
-    timesheetCompany(index, employeeId, siteId) {
+    /** Reports a timesheet whose site and employee are of different companies (after the import). */
+    timesheetCompany(index: number, employeeId: number, siteId: number): void {
       const staffCompany = parent('staff', employeeId);
       const company = siteCompany(siteId);
       if (staffCompany === undefined || company === undefined || staffCompany === company) return;
       problems.add(['timesheets', index, 'employeeId'], `staff ${employeeId} belongs to company ${staffCompany}, but site ${siteId} belongs to company ${company}`);
     },
-    async storedCompany(section, records) {
+    /** Reports each record of a chunk whose stored company differs from the one the file gives it. */
+    async storedCompany(section: Section, records: readonly OwnedRecord[]): Promise<void> {
       if (section === 'companies') return;
       // Ids above every stored one are new records: the common case of a large file needs no read.
       const ceiling = await storedCeiling(trx, TABLES[section].table, TABLES[section].idColumn);
@@ -97,8 +88,8 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
   const owners = await loadRows(trx, 'event_filters', 'id', facts.eventFilterIds.keys());
   const subscriberIds = new Set(facts.eventFilters.flatMap((f) => (f.subscriberId === null ? [] : [f.subscriberId])));
   const storedPairs = new Map<string, number>();
-  for (const filter of await eventFiltersOfSubscribers(trx, subscriberIds)) {
-    storedPairs.set(pairKey(filter.subscriberId, filter.event, filter.eventType), filter.id);
+  for (const row of await rowsByIds(trx, 'event_filters', 'subscriber_id', subscriberIds)) {
+    storedPairs.set(pairKey(Number(row.subscriber_id), String(row.event), String(row.event_type)), Number(row.id));
   }
   const seen = new Map<string, (typeof facts.eventFilters)[number]>();
   for (const filter of facts.eventFilters) {
@@ -133,9 +124,10 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
  * of the second reading need (references of licenses and timesheets, companies) is loaded now
  * and handed back.
  */
-export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems): Promise<ElementChecks> {
+export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems) {
   const stored = await storedTargets(trx, facts);
-  const reference: ElementChecks['reference'] = (section, index, field, target, id) => {
+  // Resolves when the file declares the id (even in an invalid element) or the database holds it.
+  const reference = (section: Section, index: number, field: string, target: ReferenceTarget, id: number) => {
     if (!facts.ids[target].has(id) && !stored[target].has(id)) problems.add([section, index, field], `${TARGET_NOUN[target]} ${id} does not exist`);
   };
   for (const ref of facts.references) reference(ref.section, ref.index, ref.field, ref.target, ref.id);
@@ -143,3 +135,6 @@ export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problem
   await checkEventFilters(trx, facts, problems);
   return { reference, ...companies };
 }
+
+/** The checks of single records that the second reading makes with what validateAgainstDatabase loaded. */
+export type ElementChecks = Awaited<ReturnType<typeof validateAgainstDatabase>>;

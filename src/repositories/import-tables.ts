@@ -12,16 +12,16 @@ const MAX_PARAMETERS = 30_000;
 // PostgreSQL rows per multi-row insert.
 const MAX_ROWS_PER_INSERT = 250;
 
-/** The `columns` of the rows whose `column` is one of `ids`, one `IN (…)` read per chunk of ids. */
-async function rowsByIds(trx: Tx, table: string, columns: string | string[], column: string, ids: Iterable<number>): Promise<Row[]> {
+/** The stored rows whose `column` is one of `ids`, one `IN (…)` read per chunk of ids. */
+export async function rowsByIds(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const part of chunk([...new Set(ids)], ID_CHUNK)) rows.push(...((await trx(table).select(columns).whereIn(column, part)) as Row[]));
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) rows.push(...((await trx(table).select('*').whereIn(column, part)) as Row[]));
   return rows;
 }
 
 /** Stored rows for the given ids, keyed by id. */
 export async function loadRows(trx: Tx, table: string, column: string, ids: Iterable<number>): Promise<Map<number, Row>> {
-  return new Map((await rowsByIds(trx, table, '*', column, ids)).map((row) => [Number(row[column]), row]));
+  return new Map((await rowsByIds(trx, table, column, ids)).map((row) => [Number(row[column]), row]));
 }
 
 const ceilings = new WeakMap<Tx, Map<string, number>>();
@@ -60,16 +60,6 @@ export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<nu
     for (const row of (await query) as Row[]) companies.set(Number(row.id), Number(row.company_id));
   }
   return companies;
-}
-
-/** The stored event filters of these subscribers. */
-export async function eventFiltersOfSubscribers(trx: Tx, subscriberIds: Iterable<number>) {
-  return (await rowsByIds(trx, 'event_filters', '*', 'subscriber_id', subscriberIds)).map((row) => ({
-    id: Number(row.id),
-    subscriberId: Number(row.subscriber_id),
-    event: String(row.event),
-    eventType: String(row.event_type),
-  }));
 }
 
 /** Moves these event filters onto a pair no real filter can have, out of the way of the (subscriber, event, eventType) unique index. */
