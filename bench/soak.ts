@@ -219,7 +219,9 @@ async function main(): Promise<number> {
     };
 
     log(`warm-up: ${warmupMs / 1000} s with every receiver healthy`);
-    await load(warmupMs, async () => undefined);
+    await load(warmupMs, async (tick) => {
+      if (tick === 1) await fanOutTenant.warmUp();
+    });
     await drain('warm-up drain');
     const baseline = await settledSample(gateway);
     log(`baseline: ${baseline.fds} fds, ${mb(baseline.rssBytes)} MB RSS`);
