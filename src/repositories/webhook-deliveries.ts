@@ -4,6 +4,7 @@ import { groupById, toInt, toText } from '../shared/db/columns.js';
 import { changesOf, rowsOf } from '../shared/db/statements.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { applyKeysetPage } from './tenant-scope.js';
+import type { EventRow } from './webhook-events.js';
 
 function toDelivery(row: Record<string, unknown>) {
   return {
@@ -82,19 +83,12 @@ export async function insertPendingDeliveries(
 }
 
 /** A leased delivery with everything its send needs: the event, the subscription and its signing secrets. */
-export interface LeasedDelivery {
+export interface LeasedDelivery extends EventRow {
   id: number;
   webhook_id: string;
   attempt_count: number;
   next_attempt_at: string | null;
   lease_owner: string;
-  event_id: number;
-  event: string;
-  event_type: string;
-  company_id: number;
-  record_id: number;
-  occurred_at: string;
-  payload: string | null;
   subscription_id: number;
   uri: string;
   is_active: unknown;
