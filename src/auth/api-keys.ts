@@ -1,6 +1,6 @@
 import { findApiKeyByHash, insertApiKey, type ApiKeyRecord } from '../repositories/api-keys.js';
 import type { Db } from '../shared/db/knex.js';
-import type { KeyType, Principal } from '../shared/principal.js';
+import type { Principal } from '../shared/principal.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 
 export function principalOf(record: ApiKeyRecord): Principal {
@@ -13,15 +13,10 @@ export function principalOf(record: ApiKeyRecord): Principal {
   };
 }
 
-export interface NewApiKey {
-  keyType: KeyType;
-  companyId: number;
-  customerIds?: number[];
-  siteIds?: number[];
-  name?: string | null;
+type NewApiKey = Pick<ApiKeyRecord, 'keyType' | 'companyId'> & Partial<Pick<ApiKeyRecord, 'customerIds' | 'siteIds' | 'name'>> & {
   /** Only for well-known demo keys; otherwise a random key is generated. */
   apiKey?: string;
-}
+};
 
 /** Stores a new key (hashed) and returns the plaintext once. */
 export async function createApiKey(db: Db, input: NewApiKey): Promise<ApiKeyRecord & { apiKey: string }> {

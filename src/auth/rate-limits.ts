@@ -12,17 +12,6 @@ const WINDOW_SECONDS = 60;
 // wrappers (about 9 MB more resident memory than these files, which add about 1.4 MB).
 const require = createRequire(import.meta.url);
 const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Library.RateLimiterMemory;
-const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Library.RateLimiterRes;
-
-/** Takes `points` for `key`: the library's result, also when the points ran out (it rejects with it then). */
-async function take(limiter: RateLimiterAbstract, key: string | number, points: number): Promise<{ state: Library.RateLimiterRes; refused: boolean }> {
-  try {
-    return { state: await limiter.consume(key, points), refused: false };
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    return { state: error, refused: true };
-  }
-}
 
 /**
  * One budget (per API key, or per client address on the token endpoint) with the IETF
@@ -55,9 +44,10 @@ export class Budget {
 
   /** Takes `points` for `key`; sets the headers, and throws RATE_LIMITED when the budget is spent. */
   async consume(key: string | number, res: ServerResponse, points = 1): Promise<void> {
-    const { state, refused } = await take(this.limiter, key, points);
+    // `penalty` counts as `consume` does (nothing blocks or spreads here), but resolves when the points run out.
+    const state = await this.limiter.penalty(key, points);
     this.setHeaders(res, state.remainingPoints, state.msBeforeNext);
-    if (!refused) return;
+    if (state.consumedPoints <= this.limiter.points) return;
     const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     res.setHeader('retry-after', retryAfter);
     throw apiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfter} s`);
@@ -76,8 +66,9 @@ export class FailureCount {
 
   /** Records one failure for `key`: null while within the quota, else how far over and for how long. */
   async record(key: string): Promise<{ over: number; msBeforeNext: number } | null> {
-    const { state, refused } = await take(this.limiter, key, 1);
-    return refused ? { over: state.consumedPoints - this.limiter.points, msBeforeNext: state.msBeforeNext } : null;
+    const state = await this.limiter.penalty(key, 1);
+    const over = state.consumedPoints - this.limiter.points;
+    return over > 0 ? { over, msBeforeNext: state.msBeforeNext } : null;
   }
 }
 
