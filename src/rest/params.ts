@@ -1,6 +1,6 @@
 import { badInput, notFound } from '../shared/errors.js';
 import { normaliseDateTime } from '../import/date-time.js';
-import { MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/pagination/keyset.js';
 
 /** Record ids are 32-bit (PostgreSQL integer columns, GraphQL Int). */
 const MAX_RECORD_ID = 2_147_483_647;
@@ -82,25 +82,23 @@ export function readParams(query: URLSearchParams, declared: readonly QueryParam
   return values;
 }
 
-/** The page parameters of a keyset list whose page size defaults to `defaultSize`. */
-export function pageParams(defaultSize: number): QueryParam[] {
-  return [
-    {
-      name: 'pageSize',
-      kind: 'pageSize',
-      default: defaultSize,
-      maximum: MAX_PAGE_SIZE,
-      description: `Records per page, 1–${MAX_PAGE_SIZE} (default ${defaultSize}). A cursor carries the page size it was issued with.`,
-    },
-    {
-      name: 'after',
-      kind: 'cursor',
-      description: 'Opaque signed cursor for the page after it: the `nextPageParameter` of an earlier answer (`after=…`), sent alone or with the very same filters.',
-    },
-    {
-      name: 'before',
-      kind: 'cursor',
-      description: 'Opaque signed cursor for the page before it: the `prevPageParameter` of an earlier answer (`before=…`), sent alone or with the very same filters.',
-    },
-  ];
-}
+/** The page parameters of every keyset list. */
+export const PAGE_PARAMS: readonly QueryParam[] = [
+  {
+    name: 'pageSize',
+    kind: 'pageSize',
+    default: DEFAULT_PAGE_SIZE,
+    maximum: MAX_PAGE_SIZE,
+    description: `Records per page, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). A cursor carries the page size it was issued with.`,
+  },
+  {
+    name: 'after',
+    kind: 'cursor',
+    description: 'Opaque signed cursor for the page after it: the `nextPageParameter` of an earlier answer (`after=…`), sent alone or with the very same filters.',
+  },
+  {
+    name: 'before',
+    kind: 'cursor',
+    description: 'Opaque signed cursor for the page before it: the `prevPageParameter` of an earlier answer (`before=…`), sent alone or with the very same filters.',
+  },
+];

@@ -2,8 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode } from 'graphql';
 import * as operations from '../generated/operations.js';
 import { IDEMPOTENCY_KEY_FORMAT } from '../repositories/idempotency-keys.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/pagination/keyset.js';
-import { pageParams, recordId, type QueryParam, type QueryValues } from './params.js';
+import { PAGE_PARAMS, recordId, type QueryParam, type QueryValues } from './params.js';
 
 export interface RestInput {
   params: Record<string, string>;
@@ -13,17 +12,6 @@ export interface RestInput {
   body: Record<string, unknown> | undefined;
   /** A request header by lower-case name (repeated ones joined with ", "). */
   header: (name: string) => string | undefined;
-}
-
-/** Which API key type may call a route (docs/rest-api.md, Authentication); another type is 403. */
-export type RouteKeyType = 'developer' | 'timesheet' | 'either';
-
-/** A request header a route reads, for the API description. */
-export interface HeaderParam {
-  name: string;
-  description: string;
-  /** The values the route accepts (others are 400). */
-  pattern: RegExp;
 }
 
 /**
@@ -37,14 +25,15 @@ export interface RestRoute {
   operation: TypedDocumentNode<unknown, Record<string, unknown>>;
   /** One line for the API description. */
   summary: string;
-  keyType: RouteKeyType;
+  /** Which API key type may call the route (docs/rest-api.md, Authentication); another type is 403. */
+  keyType: 'developer' | 'timesheet' | 'either';
   successStatus: number;
   /** 'json': the body is a JSON object of operation variables. 'cursor': a GET may carry a page cursor. */
   body: 'json' | 'cursor' | 'none';
   /** The query parameters the route accepts; any other is 400. */
   query: readonly QueryParam[];
-  /** Request headers the route reads beyond the credentials. */
-  headers?: readonly HeaderParam[];
+  /** Request headers the route reads beyond the credentials; `pattern`: the values it accepts (others are 400). */
+  headers?: readonly { name: string; description: string; pattern: RegExp }[];
   /** When the route answers 409, if it can. */
   conflict?: string;
   /** Variables bound from the path, query string and headers (body variables are added by the adapter). */
@@ -90,14 +79,14 @@ function pageVariables(q: QueryValues): Record<string, unknown> {
  */
 function route(row: RouteRow): RestRoute {
   const { params = {}, filters = [], variables, ...described } = row;
-  // A `page` route takes the page parameters (one default size for every list) and a cursor body.
+  // A `page` route takes the page parameters and a cursor body.
   const paged = row.data.shape === 'page';
   return {
     ...described,
     operation: row.operation as RestRoute['operation'],
     successStatus: row.successStatus ?? 200,
     body: row.body ?? (paged ? 'cursor' : 'none'),
-    query: paged ? [...filters, ...pageParams(DEFAULT_PAGE_SIZE)] : filters,
+    query: paged ? [...filters, ...PAGE_PARAMS] : filters,
     variables: (input) => ({
       ...Object.fromEntries(Object.entries(params).map(([param, variable]) => [variable, recordId(input.params[param], param)])),
       ...Object.fromEntries(filters.map(({ name }) => [name, input.query.get(name)])),
