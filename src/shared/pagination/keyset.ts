@@ -98,42 +98,12 @@ class Edge<T> {
 }
 
 /**
- * Builds the connection from rows fetched in the page's direction (size + 1 at most). A page
+ * One page of any keyset-paged list as a Relay connection, from rows fetched in the page's
+ * direction (size + 1 at most; `fetch` is the list's repository query, applyKeysetPage). A page
  * reached through a cursor has a page on the side it came from. An empty one (its records deleted,
  * or no longer matching the filter) has no edge to take a cursor from: both its cursors are the
- * place it stands, which still leads to the records beyond; `farSide` says whether any are there.
- */
-export function buildConnection<T>(
-  rows: T[],
-  page: KeysetPage,
-  list: Pick<ListIdentity, 'kind' | 'owner'>,
-  keyOf: (row: T) => number,
-  codec: CursorCodec,
-  farSide = false,
-) {
-  const more = rows.length > page.size;
-  const pageRows = more ? rows.slice(0, page.size) : rows;
-  if (page.direction === 'backward') pageRows.reverse();
-  const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
-  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
-  const forward = page.direction === 'forward';
-  const cameFrom = edges.length > 0 ? page.from !== null : farSide;
-  const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: forward ? more : cameFrom,
-      hasPreviousPage: forward ? cameFrom : more,
-      startCursor: edges[0]?.cursor ?? place,
-      endCursor: edges[edges.length - 1]?.cursor ?? place,
-    },
-  };
-}
-
-/**
- * One page of any keyset-paged list as a Relay connection. An empty page reached through a cursor
- * asks once more (for one row) whether records remain on the far side, so an emptied list does
- * not offer a way back to nothing. `fetch` is the list's repository query (applyKeysetPage).
+ * place it stands, which still leads to the records beyond. It asks once more (for one row) whether
+ * records remain there, so an emptied list does not offer a way back to nothing.
  */
 export async function keysetConnection<T>(options: {
   args: ConnectionArgs;
@@ -147,14 +117,31 @@ export async function keysetConnection<T>(options: {
   const { args, list, codec, keyOf, fetch, read } = options;
   const page = read ? read.page : readConnectionArgs(args, list, codec);
   const rows = read ? read.rows : await fetch(page);
-  let farSide = false;
-  if (rows.length === 0 && page.from !== null) {
+  const more = rows.length > page.size;
+  const pageRows = more ? rows.slice(0, page.size) : rows;
+  if (page.direction === 'backward') pageRows.reverse();
+  const payload = { kind: list.kind, owner: list.owner, filter: page.filter, size: page.size };
+  const edges = pageRows.map((node) => new Edge(node, (n) => codec.encode({ ...payload, key: keyOf(n) })));
+  const forward = page.direction === 'forward';
+  let cameFrom = page.from !== null;
+  if (edges.length === 0 && cameFrom) {
     // A page of no rows still fetches one, which is all the question needs.
-    const back = await fetch({ ...page, direction: page.direction === 'forward' ? 'backward' : 'forward', size: 0 });
-    farSide = back.length > 0;
+    cameFrom = (await fetch({ ...page, direction: forward ? 'backward' : 'forward', size: 0 })).length > 0;
   }
-  return buildConnection(rows, page, list, keyOf, codec, farSide);
+  const place = edges.length === 0 && page.from !== null ? codec.encode({ ...payload, ...page.from }) : null;
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: forward ? more : cameFrom,
+      hasPreviousPage: forward ? cameFrom : more,
+      startCursor: edges[0]?.cursor ?? place,
+      endCursor: edges[edges.length - 1]?.cursor ?? place,
+    },
+  };
 }
 
 /** A Relay connection: its edges and pageInfo. */
-export type Connection<T> = ReturnType<typeof buildConnection<T>>;
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
