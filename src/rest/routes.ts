@@ -53,7 +53,9 @@ export interface DataShape {
 }
 
 /** A row as written below; `route` fills in what follows from it. */
-interface RouteRow extends Pick<RestRoute, 'method' | 'path' | 'summary' | 'keyType' | 'data' | 'headers' | 'conflict'> {
+interface RouteRow extends Pick<RestRoute, 'summary' | 'keyType' | 'data' | 'headers' | 'conflict'> {
+  /** The method and the path, as in `GET /api/external/timesheets/:id`. */
+  endpoint: `${RestRoute['method']} /${string}`;
   operation: DocumentNode;
   /** Default 200. */
   successStatus?: number;
@@ -78,10 +80,13 @@ function pageVariables(q: QueryValues): Record<string, unknown> {
  * and where its result holds the records.
  */
 function route(row: RouteRow): RestRoute {
-  const { params = {}, filters = [], variables, ...described } = row;
+  const { endpoint, params = {}, filters = [], variables, ...described } = row;
+  const [method, path] = endpoint.split(' ') as [RestRoute['method'], string];
   // A `page` route takes the page parameters and a cursor body.
   const paged = row.data.shape === 'page';
   return {
+    method,
+    path,
     ...described,
     operation: row.operation as RestRoute['operation'],
     successStatus: row.successStatus ?? 200,
@@ -98,8 +103,7 @@ function route(row: RouteRow): RestRoute {
 
 export const routes: RestRoute[] = [
   route({
-    method: 'GET',
-    path: '/api/external/staffs/:id/licenses',
+    endpoint: 'GET /api/external/staffs/:id/licenses',
     operation: operations.StaffLicensesDocument,
     summary: "An employee's security licenses, a page at a time",
     keyType: 'developer',
@@ -108,8 +112,7 @@ export const routes: RestRoute[] = [
     data: { at: ['staff', 'licenses'], shape: 'page' },
   }),
   route({
-    method: 'GET',
-    path: '/api/external/timesheets/:id',
+    endpoint: 'GET /api/external/timesheets/:id',
     operation: operations.TimesheetDocument,
     summary: 'One timesheet entry',
     keyType: 'timesheet',
@@ -117,8 +120,7 @@ export const routes: RestRoute[] = [
     data: { at: ['timesheet'], shape: 'record' },
   }),
   route({
-    method: 'POST',
-    path: '/api/webhook/subscriptions',
+    endpoint: 'POST /api/webhook/subscriptions',
     operation: operations.CreateSubscriptionDocument,
     summary: 'Subscribe a URI to one event of a subscriber',
     keyType: 'developer',
@@ -139,8 +141,7 @@ export const routes: RestRoute[] = [
     data: { at: ['createEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
-    method: 'PUT',
-    path: '/api/webhook/subscriptions/:id',
+    endpoint: 'PUT /api/webhook/subscriptions/:id',
     operation: operations.UpdateSubscriptionDocument,
     summary: "Change a subscription's URI or turn it on or off",
     keyType: 'developer',
@@ -149,8 +150,7 @@ export const routes: RestRoute[] = [
     data: { at: ['updateEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
-    method: 'GET',
-    path: '/api/webhook/subscribers/:subscriberId/subscriptions',
+    endpoint: 'GET /api/webhook/subscribers/:subscriberId/subscriptions',
     operation: operations.SubscriberSubscriptionsDocument,
     summary: "Every subscription of a subscriber",
     keyType: 'developer',
@@ -158,16 +158,14 @@ export const routes: RestRoute[] = [
     data: { at: ['subscriber', 'subscriptions'], shape: 'edges' },
   }),
   route({
-    method: 'GET',
-    path: '/api/webhook/events',
+    endpoint: 'GET /api/webhook/events',
     operation: operations.WebhookEventsDocument,
     summary: 'The catalog of webhook events',
     keyType: 'developer',
     data: { at: ['webhookEvents'], shape: 'list' },
   }),
   route({
-    method: 'GET',
-    path: '/api/webhook/subscriptions/:id/deliveries',
+    endpoint: 'GET /api/webhook/subscriptions/:id/deliveries',
     operation: operations.SubscriptionDeliveriesDocument,
     summary: "A subscription's delivery log, a page at a time",
     keyType: 'developer',
@@ -177,8 +175,7 @@ export const routes: RestRoute[] = [
     data: { at: ['subscriptionDeliveries'], shape: 'page' },
   }),
   route({
-    method: 'POST',
-    path: '/api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
+    endpoint: 'POST /api/webhook/subscriptions/:id/deliveries/:deliveryId/redeliver',
     operation: operations.RedeliverDocument,
     summary: 'Queue a delivery to be sent again',
     keyType: 'developer',
@@ -188,8 +185,7 @@ export const routes: RestRoute[] = [
     data: { at: ['redeliverWebhook', 'delivery'], shape: 'record' },
   }),
   route({
-    method: 'GET',
-    path: '/api/external/timesheets',
+    endpoint: 'GET /api/external/timesheets',
     operation: operations.TimesheetsDocument,
     summary: "The timesheet entries in the key's scope, filtered, a page at a time",
     keyType: 'timesheet',
@@ -205,8 +201,7 @@ export const routes: RestRoute[] = [
     data: { at: ['timesheets'], shape: 'page' },
   }),
   route({
-    method: 'GET',
-    path: '/api/external/staffs',
+    endpoint: 'GET /api/external/staffs',
     operation: operations.StaffsDocument,
     summary: "The key's company's staff, filtered, a page at a time",
     keyType: 'developer',
@@ -218,8 +213,7 @@ export const routes: RestRoute[] = [
     data: { at: ['staffs'], shape: 'page' },
   }),
   route({
-    method: 'GET',
-    path: '/api/webhook/subscriptions/:id',
+    endpoint: 'GET /api/webhook/subscriptions/:id',
     operation: operations.EventSubscriptionDocument,
     summary: 'One subscription',
     keyType: 'developer',
@@ -227,8 +221,7 @@ export const routes: RestRoute[] = [
     data: { at: ['eventSubscription'], shape: 'record' },
   }),
   route({
-    method: 'DELETE',
-    path: '/api/webhook/subscriptions/:id',
+    endpoint: 'DELETE /api/webhook/subscriptions/:id',
     operation: operations.DeleteSubscriptionDocument,
     summary: 'Delete a subscription and cancel its pending deliveries',
     keyType: 'developer',
@@ -236,16 +229,14 @@ export const routes: RestRoute[] = [
     data: { at: ['deleteEventSubscription', 'eventSubscription'], shape: 'record' },
   }),
   route({
-    method: 'GET',
-    path: '/api/external/customers',
+    endpoint: 'GET /api/external/customers',
     operation: operations.CustomersDocument,
     summary: "The customers in the key's scope, a page at a time",
     keyType: 'either',
     data: { at: ['customers'], shape: 'page' },
   }),
   route({
-    method: 'GET',
-    path: '/api/external/sites',
+    endpoint: 'GET /api/external/sites',
     operation: operations.SitesDocument,
     summary: "The sites in the key's scope, a page at a time",
     keyType: 'either',
