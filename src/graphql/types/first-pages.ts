@@ -1,21 +1,10 @@
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import {
-  keysetConnection,
-  readConnectionArgs,
-  type Connection,
-  type ConnectionArgs,
-  type KeysetPage,
-  type ListIdentity,
-} from '../../shared/pagination/keyset.js';
+import { keysetConnection, readConnectionArgs, type Connection, type KeysetList, type KeysetPage } from '../../shared/pagination/keyset.js';
 import type { GraphQLContext } from '../context.js';
 
-interface ChildList<T, W> {
-  args: ConnectionArgs;
-  list: ListIdentity;
-  keyOf: (row: T) => number;
-  /** Any page of one parent's list. */
-  fetch: (page: KeysetPage) => Promise<T[]>;
+/** `fetch` reads any page of one parent's list. */
+interface ChildList<T, W> extends Omit<KeysetList<T>, 'codec' | 'read'> {
   /** What the first page is read with (its size, its filter); parents whose first pages read alike share a batch. */
   readWith: (page: KeysetPage) => W;
 }
@@ -33,10 +22,7 @@ export function childConnection<T, W>(
     const byReadWith = loaders(context);
     const key = JSON.stringify(readWith);
     let loader = byReadWith.get(key);
-    if (!loader) {
-      loader = new DataLoader((ids: readonly number[]) => readFirst(context, ids, readWith));
-      byReadWith.set(key, loader);
-    }
+    if (!loader) byReadWith.set(key, (loader = new DataLoader((ids: readonly number[]) => readFirst(context, ids, readWith))));
     return loader.load(parentId);
   };
   return async (context, parentId, options) => {

@@ -19,10 +19,7 @@ const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.S
 
 function statementOn(connection: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
   let statements = prepared.get(connection);
-  if (!statements) {
-    statements = new Map();
-    prepared.set(connection, statements);
-  }
+  if (!statements) prepared.set(connection, (statements = new Map()));
   let statement = statements.get(sql);
   if (!statement) {
     statement = connection.prepare(sql);

@@ -97,6 +97,16 @@ class Edge<T> {
   }
 }
 
+export interface KeysetList<T> {
+  args: ConnectionArgs;
+  list: ListIdentity;
+  codec: CursorCodec;
+  fetch: (page: KeysetPage) => Promise<T[]>;
+  keyOf: (row: NoInfer<T>) => number;
+  /** The page these arguments ask for, when it was already read (with the same arguments and list). */
+  read?: { page: KeysetPage; rows: NoInfer<T>[] } | null;
+}
+
 /**
  * One page of any keyset-paged list as a Relay connection, from rows fetched in the page's
  * direction (size + 1 at most; `fetch` is the list's repository query, applyKeysetPage). A page
@@ -105,15 +115,7 @@ class Edge<T> {
  * place it stands, which still leads to the records beyond. It asks once more (for one row) whether
  * records remain there, so an emptied list does not offer a way back to nothing.
  */
-export async function keysetConnection<T>(options: {
-  args: ConnectionArgs;
-  list: ListIdentity;
-  codec: CursorCodec;
-  fetch: (page: KeysetPage) => Promise<T[]>;
-  keyOf: (row: NoInfer<T>) => number;
-  /** The page these arguments ask for, when it was already read (with the same arguments and list). */
-  read?: { page: KeysetPage; rows: NoInfer<T>[] } | null;
-}): Promise<Connection<T>> {
+export async function keysetConnection<T>(options: KeysetList<T>): Promise<Connection<T>> {
   const { args, list, codec, keyOf, fetch, read } = options;
   const page = read ? read.page : readConnectionArgs(args, list, codec);
   const rows = read ? read.rows : await fetch(page);
