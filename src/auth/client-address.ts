@@ -52,27 +52,17 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
   return client;
 }
 
-/** The eight 16-bit groups of an IPv6 address, as numbers. */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const dotted = /([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16));
-}
-
 /**
  * The key a client's token budget is kept under: its IPv4 address, or its IPv6 /64, because one
  * IPv6 subscriber usually holds a whole /64 and could otherwise take a fresh budget per address.
  */
 export function addressBudgetKey(address: string): string {
   if (isIP(address) !== 6) return address;
-  const groups = ipv6Groups(address).slice(0, 4);
-  return `${groups.map((group) => group.toString(16)).join(':')}::/64`;
+  // The first four of the eight groups, '::' written out; a trailing dotted quad is the last two.
+  const [head = '', tail] = address.replace(/[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/, '0:0').split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
+  const groups = [...left, ...zeros, ...right].slice(0, 4);
+  return `${groups.map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
 }
