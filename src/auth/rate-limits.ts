@@ -60,22 +60,11 @@ export class Budget {
   }
 }
 
-/** A count of failures that advertises nothing (no RateLimit headers): the caller decides what an overdrawn count means. */
-export class FailureCount {
-  constructor(private readonly limiter: RateLimiterAbstract) {}
-
-  /** Records one failure for `key`: null while within the quota, else how far over and for how long. */
-  async record(key: string): Promise<{ over: number; msBeforeNext: number } | null> {
-    const state = await this.limiter.penalty(key, 1);
-    const over = state.consumedPoints - this.limiter.points;
-    return over > 0 ? { over, msBeforeNext: state.msBeforeNext } : null;
-  }
-}
-
 export interface RateLimits {
   perKey: Budget;
   tokenPerAddress: Budget;
-  tokenPrefixFailures: FailureCount;
+  /** A count of refused keys that advertises nothing (no RateLimit headers): the caller decides what an overdrawn count means. */
+  tokenPrefixFailures: RateLimiterAbstract;
 }
 
 /**
@@ -105,6 +94,6 @@ export function createRateLimits(limits: LimitsConfig, db: Db): RateLimits {
   return {
     perKey: new Budget(build('key', limits.rateLimitPerMinute), 'default', limits.rateLimitPerMinute),
     tokenPerAddress: new Budget(build('token', limits.tokenRateLimitPerMinute), 'token', limits.tokenRateLimitPerMinute),
-    tokenPrefixFailures: new FailureCount(build('token-prefix', limits.tokenPrefixFailuresPerMinute)),
+    tokenPrefixFailures: build('token-prefix', limits.tokenPrefixFailuresPerMinute),
   };
 }

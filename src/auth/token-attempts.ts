@@ -34,14 +34,16 @@ export class TokenAttempts {
   /** Counts a refused key at its prefix; throws RATE_LIMITED when the prefix's failure budget is spent. */
   async keyRefused(apiKey: string, client: string, res: ServerResponse): Promise<void> {
     const prefix = apiKeyPrefix(apiKey);
-    const over = await this.rateLimits.tokenPrefixFailures.record(Buffer.from(prefix, 'utf8').toString('base64url'));
-    if (over === null) return;
-    if (over.over === 1) {
+    const failures = this.rateLimits.tokenPrefixFailures;
+    const state = await failures.penalty(Buffer.from(prefix, 'utf8').toString('base64url'));
+    const over = state.consumedPoints - failures.points;
+    if (over <= 0) return;
+    if (over === 1) {
       const keyPrefix = LOGGABLE_PREFIX.test(prefix) ? prefix : undefined;
       requestContextOf(res)?.log.warn({ keyPrefix, client }, 'token endpoint: failure budget of a key prefix spent');
     }
     const addressMs = await this.rateLimits.tokenPerAddress.exhaust(client, res);
-    const retryAfter = Math.max(1, Math.ceil(Math.max(over.msBeforeNext, addressMs) / 1000));
+    const retryAfter = Math.max(1, Math.ceil(Math.max(state.msBeforeNext, addressMs) / 1000));
     res.setHeader('retry-after', retryAfter);
     throw apiError('RATE_LIMITED', `Too many refused attempts with this API key; retry after ${retryAfter} s`);
   }

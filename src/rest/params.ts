@@ -23,18 +23,16 @@ export function recordId(value: string | undefined, name: string): number {
 }
 
 /**
- * What kind of value a query parameter takes: `id` and `pageSize` are positive integers,
- * `dateTime` an ISO 8601 date-time with a zone (passed on in UTC), `text` and `cursor` any string.
- */
-export type QueryParamKind = 'id' | 'pageSize' | 'dateTime' | 'text' | 'cursor';
-
-/**
  * One query parameter of a route, declared once: the adapter reads and checks it with this
  * declaration, and the OpenAPI document describes it from the same one.
  */
 export interface QueryParam {
   name: string;
-  kind: QueryParamKind;
+  /**
+   * What kind of value it takes: `id` and `pageSize` are positive integers, `dateTime` an ISO 8601
+   * date-time with a zone (passed on in UTC), `text` and `cursor` any string.
+   */
+  kind: 'id' | 'pageSize' | 'dateTime' | 'text' | 'cursor';
   description: string;
   /** The value used when the parameter is not given (the list's own default page size). */
   default?: number;
