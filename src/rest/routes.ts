@@ -75,10 +75,7 @@ function pageVariables(q: QueryValues): Record<string, unknown> {
   return { after: q.get('after'), before, [before !== undefined ? 'last' : 'first']: q.get('pageSize') };
 }
 
-/**
- * One route from its row. A new list is one row: its path, operation, summary, key type, filters
- * and where its result holds the records.
- */
+/** One route from its row; a new list is one row: its endpoint, operation, summary, key type, filters and data. */
 function route(row: RouteRow): RestRoute {
   const { endpoint, params = {}, filters = [], variables, ...described } = row;
   const [method, path] = endpoint.split(' ') as [RestRoute['method'], string];

@@ -17,9 +17,7 @@ import { License } from './license.js';
 /** A staff member, with the license page Query.staff read before it when that was all it was asked for. */
 type StaffNode = StaffRecord & { licensePage?: { page: KeysetPage; rows: LicenseRecord[] } };
 
-interface LicensesArgs extends ConnectionArgs {
-  licenseNumber?: string | null;
-}
+type LicensesArgs = ConnectionArgs & { licenseNumber?: string | null };
 
 /** Staff.licenses as a keyset list: a cursor keeps the employee, the filter and the page size. */
 const licenseList = (employeeId: number, args: LicensesArgs): ListIdentity => ({ kind: 'license', owner: employeeId, filter: args.licenseNumber });
