@@ -1,12 +1,14 @@
 import { BlockList, isIP } from 'node:net';
 
+const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
 /** TRUSTED_PROXIES as a BlockList (the ranges were checked when the configuration was loaded). */
 export function trustedProxyList(cidrs: readonly string[]): BlockList {
   const list = new BlockList();
   for (const cidr of cidrs) {
     const slash = cidr.lastIndexOf('/');
     const address = normalise(cidr.slice(0, slash)) ?? cidr.slice(0, slash);
-    list.addSubnet(address, Number(cidr.slice(slash + 1)), isIP(address) === 6 ? 'ipv6' : 'ipv4');
+    list.addSubnet(address, Number(cidr.slice(slash + 1)), family(address));
   }
   return list;
 }
@@ -25,10 +27,6 @@ function normalise(raw: string): string | null {
   return isIP(value) === 0 ? null : value.toLowerCase();
 }
 
-function isTrusted(address: string, trusted: BlockList): boolean {
-  return trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
-}
-
 /**
  * The address a request comes from. The socket peer, unless the peer is a trusted proxy: then
  * X-Forwarded-For is read from the right (the hop nearest to us) past every trusted hop, and the
@@ -38,16 +36,14 @@ function isTrusted(address: string, trusted: BlockList): boolean {
 export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: BlockList): string {
   const socketAddress = normalise(peer ?? '');
   if (socketAddress === null) return peer ?? 'unknown';
-  if (!isTrusted(socketAddress, trusted) || forwardedFor === undefined) return socketAddress;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+  if (!trusted.check(socketAddress, family(socketAddress)) || forwardedFor === undefined) return socketAddress;
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').filter((hop) => hop.trim() !== '');
   let client = socketAddress;
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const raw = hops[i]?.trim() ?? '';
-    if (raw === '') continue;
+  for (const raw of hops.reverse()) {
     const hop = normalise(raw);
     if (hop === null) return client;
     client = hop;
-    if (!isTrusted(hop, trusted)) return hop;
+    if (!trusted.check(hop, family(hop))) return hop;
   }
   return client;
 }
