@@ -2,8 +2,6 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-const FILE = 'jwt-secret';
-
 /**
  * JWT_SECRET when set; otherwise a secret generated once and kept in the data directory,
  * so tokens survive restarts. The secret is written to a private temporary file and then
@@ -12,7 +10,7 @@ const FILE = 'jwt-secret';
  */
 export function resolveJwtSecret(configured: string | undefined, dataDir: string): Uint8Array {
   if (configured !== undefined) return new TextEncoder().encode(configured);
-  const path = join(dataDir, FILE);
+  const path = join(dataDir, 'jwt-secret');
   mkdirSync(dataDir, { recursive: true });
   const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   writeFileSync(draft, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });

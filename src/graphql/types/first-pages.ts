@@ -18,18 +18,15 @@ export function childConnection<T, W>(
   readFirst: (context: GraphQLContext, parentIds: readonly number[], readWith: W) => Promise<T[][]>,
 ): (context: GraphQLContext, parentId: number, options: ChildList<T, W>) => Promise<Connection<T>> {
   const loaders = createContextCache(() => new Map<string, DataLoader<number, T[]>>());
-  const firstPage = (context: GraphQLContext, parentId: number, readWith: W) => {
+  return async (context, parentId, options) => {
+    const codec = context.services.cursors;
+    const page = readConnectionArgs(options.args, options.list, codec);
+    if (page.from !== null || page.direction !== 'forward') return keysetConnection({ ...options, codec });
+    const readWith = options.readWith(page);
     const byReadWith = loaders(context);
     const key = JSON.stringify(readWith);
     let loader = byReadWith.get(key);
     if (!loader) byReadWith.set(key, (loader = new DataLoader((ids: readonly number[]) => readFirst(context, ids, readWith))));
-    return loader.load(parentId);
-  };
-  return async (context, parentId, options) => {
-    const codec = context.services.cursors;
-    const page = readConnectionArgs(options.args, options.list, codec);
-    const first = page.from === null && page.direction === 'forward';
-    const read = first ? { page, rows: [...(await firstPage(context, parentId, options.readWith(page)))] } : null;
-    return keysetConnection({ ...options, codec, read });
+    return keysetConnection({ ...options, codec, read: { page, rows: [...(await loader.load(parentId))] } });
   };
 }

@@ -115,7 +115,7 @@ export interface KeysetList<T> {
  * place it stands, which still leads to the records beyond. It asks once more (for one row) whether
  * records remain there, so an emptied list does not offer a way back to nothing.
  */
-export async function keysetConnection<T>(options: KeysetList<T>): Promise<Connection<T>> {
+export async function keysetConnection<T>(options: KeysetList<T>) {
   const { args, list, codec, keyOf, fetch, read } = options;
   const page = read ? read.page : readConnectionArgs(args, list, codec);
   const rows = read ? read.rows : await fetch(page);
@@ -143,7 +143,4 @@ export async function keysetConnection<T>(options: KeysetList<T>): Promise<Conne
 }
 
 /** A Relay connection: its edges and pageInfo. */
-export interface Connection<T> {
-  edges: Edge<T>[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
+export type Connection<T> = Awaited<ReturnType<typeof keysetConnection<T>>>;
