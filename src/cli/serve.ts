@@ -35,13 +35,6 @@ async function listen(server: Server, port: number): Promise<void> {
   }
 }
 
-/** Public credentials must never guard a production deployment; checked before anything is opened. */
-function refuseInProduction(config: Config, demo: boolean): void {
-  if (!config.production) return;
-  if (demo) throw new StartupError('--demo loads public demo credentials and is refused when NODE_ENV=production');
-  if (config.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
-}
-
 export async function serveCommand(args: string[], given: Config): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
@@ -50,7 +43,9 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   }
   const port = values.port === undefined ? given.port : Number(values.port);
   const demo = values.demo === true;
-  refuseInProduction(given, demo);
+  // Public credentials must never guard a production deployment; checked before anything is opened.
+  if (given.production && demo) throw new StartupError('--demo loads public demo credentials and is refused when NODE_ENV=production');
+  if (given.production && given.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
   // A demo is explored from any browser page (API explorers, local front ends); CORS_ORIGINS still narrows it.
   const config = demo && given.corsOrigins === undefined ? { ...given, corsOrigins: ['*'] } : given;
 

@@ -25,15 +25,6 @@ const v8HeapControls: HeapControls = {
   },
 };
 
-export interface YoungGenerationCap {
-  /** Lets the young generation grow again, step by step, until the next step would pass the cap. */
-  release(): void;
-  /** Stops watching and gives V8 back its own growth. */
-  stop(): void;
-}
-
-const NO_CAP: YoungGenerationCap = { release() {}, stop() {} };
-
 /**
  * Keeps V8's young generation (the new space, where every request's short-lived objects live) at
  * most `limitMB`. V8 doubles it whenever enough survives a scavenge, up to 32 MB on 64-bit Node,
@@ -46,8 +37,8 @@ const NO_CAP: YoungGenerationCap = { release() {}, stop() {} };
  * after every collection. V8 grows at most once per scavenge, so the space can pass the limit only
  * by a step inside one synchronous stretch that allocates that much. 0 leaves V8 alone.
  */
-export function capYoungGeneration(limitMB: number, controls: HeapControls = v8HeapControls): YoungGenerationCap {
-  if (limitMB <= 0) return NO_CAP;
+export function capYoungGeneration(limitMB: number, controls: HeapControls = v8HeapControls) {
+  if (limitMB <= 0) return { release() {}, stop() {} };
   const limit = limitMB * MB;
   let factor = 0;
   const setFactor = (next: number) => {
@@ -60,11 +51,13 @@ export function capYoungGeneration(limitMB: number, controls: HeapControls = v8H
   let unobserve: (() => void) | undefined;
   let stopped = false;
   return {
+    /** Lets the young generation grow again, step by step, until the next step would pass the cap. */
     release() {
       if (stopped || unobserve) return;
       decide();
       unobserve = controls.observeCollections(decide);
     },
+    /** Stops watching and gives V8 back its own growth. */
     stop() {
       if (stopped) return;
       stopped = true;
