@@ -1,9 +1,7 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RECOMMENDED_JWT_SECRET_LENGTH, type Config } from '../config.js';
-import type { ActiveDemoKey } from './demo-data.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import { firstLineOf, StartupError } from '../shared/startup-error.js';
 import { parseCommandArgs, UsageError } from './args.js';
@@ -25,15 +23,6 @@ const LISTEN_ERRORS: Record<string, string> = {
   EACCES: 'permission denied',
   EADDRNOTAVAIL: 'address not available',
 };
-
-async function listen(server: Server, port: number): Promise<void> {
-  try {
-    await once(server.listen(port), 'listening');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new StartupError(`cannot listen on port ${port}: ${LISTEN_ERRORS[String(code)] ?? firstLineOf(error)}`);
-  }
-}
 
 export async function serveCommand(args: string[], given: Config): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
@@ -60,7 +49,7 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   const { activeDemoKeys, loadDemoDataIfEmpty } = await import('./demo-data.js');
   const app = await createApp(config);
   youngGeneration.release();
-  let demoKeys: ActiveDemoKey[];
+  let demoKeys: Awaited<ReturnType<typeof activeDemoKeys>>;
   try {
     if (demo && (await loadDemoDataIfEmpty(app.db))) {
       console.log('Empty database: loaded the demo data set.');
@@ -74,7 +63,10 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
       throw new StartupError(`a demo API key is active (${which}); revoke it with \`shiftgate keys revoke ID\` before starting with NODE_ENV=production`);
     }
     // The webhook workers start on 'listening', so nothing runs in the background until this succeeds.
-    await listen(app.server, port);
+    await once(app.server.listen(port), 'listening').catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new StartupError(`cannot listen on port ${port}: ${LISTEN_ERRORS[String(code)] ?? firstLineOf(error)}`);
+    });
   } catch (error) {
     // The half-built app gets a while to close; the start-up failure is reported either way.
     await Promise.race([app.close().catch(() => undefined), delay(FAILED_START_CLOSE_MS, undefined, { ref: false })]);
