@@ -1,29 +1,25 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** What the cap needs from V8; the real functions unless a test hands in its own. */
-export interface HeapControls {
-  /** The young generation's committed size in bytes (`new_space` in v8.getHeapSpaceStatistics). */
-  newSpaceBytes(): number;
-  setFlags(flags: string): void;
-  /** Calls `onCollection` after each garbage collection; returns a function that stops it. */
-  observeCollections(onCollection: () => void): () => void;
-}
-
 const MB = 1024 * 1024;
 
 /** V8's own factor: each growth step doubles the young generation. */
 const V8_GROWTH_FACTOR = 2;
 
-const v8HeapControls: HeapControls = {
-  newSpaceBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
+/** What the cap needs from V8; the real functions unless a test hands in its own. */
+const v8HeapControls = {
+  /** The young generation's committed size in bytes (`new_space` in v8.getHeapSpaceStatistics). */
+  newSpaceBytes: (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
   setFlags: setFlagsFromString,
-  observeCollections(onCollection) {
+  /** Calls `onCollection` after each garbage collection; returns a function that stops it. */
+  observeCollections(onCollection: () => void): () => void {
     const observer = new PerformanceObserver(() => onCollection());
     observer.observe({ entryTypes: ['gc'] });
     return () => observer.disconnect();
   },
 };
+
+export type HeapControls = typeof v8HeapControls;
 
 /**
  * Keeps V8's young generation (the new space, where every request's short-lived objects live) at
