@@ -165,15 +165,9 @@ export async function loadDemoDataIfEmpty(db: Db): Promise<boolean> {
   });
 }
 
-export interface ActiveDemoKey {
-  id: number;
-  keyType: KeyType;
-  apiKey: string;
-}
-
 /** The demo keys that still work (not revoked): printed at start-up, and refused in production. */
-export async function activeDemoKeys(db: Db): Promise<ActiveDemoKey[]> {
-  const active: ActiveDemoKey[] = [];
+export async function activeDemoKeys(db: Db) {
+  const active = [];
   for (const keyType of ['developer', 'timesheet'] as const) {
     const record = await findApiKeyByPlaintext(db, DEMO_API_KEYS[keyType]);
     if (record && record.revokedAt === null) active.push({ id: record.id, keyType, apiKey: DEMO_API_KEYS[keyType] });

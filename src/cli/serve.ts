@@ -1,9 +1,7 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RECOMMENDED_JWT_SECRET_LENGTH, type Config } from '../config.js';
-import type { ActiveDemoKey } from './demo-data.js';
 import { SUBSCRIPTION_KEY_HEADER } from '../auth/authenticator.js';
 import { firstLineOf, StartupError } from '../shared/startup-error.js';
 import { parseCommandArgs, UsageError } from './args.js';
@@ -26,22 +24,6 @@ const LISTEN_ERRORS: Record<string, string> = {
   EADDRNOTAVAIL: 'address not available',
 };
 
-async function listen(server: Server, port: number): Promise<void> {
-  try {
-    await once(server.listen(port), 'listening');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new StartupError(`cannot listen on port ${port}: ${LISTEN_ERRORS[String(code)] ?? firstLineOf(error)}`);
-  }
-}
-
-/** Public credentials must never guard a production deployment; checked before anything is opened. */
-function refuseInProduction(config: Config, demo: boolean): void {
-  if (!config.production) return;
-  if (demo) throw new StartupError('--demo loads public demo credentials and is refused when NODE_ENV=production');
-  if (config.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
-}
-
 export async function serveCommand(args: string[], given: Config): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, demo: { type: 'boolean' } });
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
@@ -50,7 +32,9 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   }
   const port = values.port === undefined ? given.port : Number(values.port);
   const demo = values.demo === true;
-  refuseInProduction(given, demo);
+  // Public credentials must never guard a production deployment; checked before anything is opened.
+  if (given.production && demo) throw new StartupError('--demo loads public demo credentials and is refused when NODE_ENV=production');
+  if (given.production && given.subscriptionKeys.length === 0) throw new StartupError('SUBSCRIPTION_KEYS must be set when NODE_ENV=production');
   // A demo is explored from any browser page (API explorers, local front ends); CORS_ORIGINS still narrows it.
   const config = demo && given.corsOrigins === undefined ? { ...given, corsOrigins: ['*'] } : given;
 
@@ -65,7 +49,7 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
   const { activeDemoKeys, loadDemoDataIfEmpty } = await import('./demo-data.js');
   const app = await createApp(config);
   youngGeneration.release();
-  let demoKeys: ActiveDemoKey[];
+  let demoKeys: Awaited<ReturnType<typeof activeDemoKeys>>;
   try {
     if (demo && (await loadDemoDataIfEmpty(app.db))) {
       console.log('Empty database: loaded the demo data set.');
@@ -79,7 +63,10 @@ export async function serveCommand(args: string[], given: Config): Promise<numbe
       throw new StartupError(`a demo API key is active (${which}); revoke it with \`shiftgate keys revoke ID\` before starting with NODE_ENV=production`);
     }
     // The webhook workers start on 'listening', so nothing runs in the background until this succeeds.
-    await listen(app.server, port);
+    await once(app.server.listen(port), 'listening').catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new StartupError(`cannot listen on port ${port}: ${LISTEN_ERRORS[String(code)] ?? firstLineOf(error)}`);
+    });
   } catch (error) {
     // The half-built app gets a while to close; the start-up failure is reported either way.
     await Promise.race([app.close().catch(() => undefined), delay(FAILED_START_CLOSE_MS, undefined, { ref: false })]);

@@ -49,8 +49,7 @@ export async function handleTokenRequest(
       return;
     }
     deps.authenticator.checkSubscriptionKey(req.headers);
-    const body = await readJsonObject(req, deps.bodyLimitBytes, TOKEN_BODY_FIELDS);
-    const { apiKey } = body;
+    const { apiKey } = await readJsonObject(req, deps.bodyLimitBytes, TOKEN_BODY_FIELDS);
     if (typeof apiKey !== 'string' || apiKey === '') throw badInput('apiKey must be a non-empty string');
     try {
       const token = await deps.authenticator.requestToken(req.headers, apiKey);

@@ -5,18 +5,19 @@ import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import { createRateLimits } from '../auth/rate-limits.js';
 import { TokenAttempts } from '../auth/token-attempts.js';
 import { TokenIssuer } from '../auth/tokens.js';
-import type { Config } from '../config.js';
+import type { Config, DatabaseConfig } from '../config.js';
 import type { Services } from '../graphql/context.js';
 import { executorOf } from '../graphql/execute.js';
 import { createYogaApp } from '../graphql/yoga.js';
 import { RestAdapter } from '../rest/adapter.js';
 import { routes } from '../rest/routes.js';
 import { handleTokenRequest, TOKEN_PATH } from '../rest/token-route.js';
-import { openDatabase, openDatabaseForStart, prepareDatabase, type Db } from '../shared/db/knex.js';
+import { migrateLatest, openDatabase, pingDatabase, type Db } from '../shared/db/knex.js';
 import { refusal } from '../shared/http/failure.js';
 import { sendEnvelopeFailure } from '../shared/http/respond.js';
 import { createLogger, type Logger } from '../shared/observability/logger.js';
 import type { Principal } from '../shared/principal.js';
+import { firstLineOf, StartupError } from '../shared/startup-error.js';
 import { requestContextOf } from '../shared/request-context.js';
 import { CursorCodec } from '../shared/pagination/cursor-codec.js';
 import { LiveStreams } from '../webhooks/live-streams.js';
@@ -47,14 +48,38 @@ export interface CreateAppOptions {
   printOpenApi?: PrintOpenApi;
 }
 
+/** Names the database for an operator without its credentials (a PostgreSQL URL may carry a password). */
+function describeDatabase(database: DatabaseConfig): string {
+  if (database.client === 'sqlite') return database.filename;
+  try {
+    const url = new URL(database.connectionString);
+    return `(PostgreSQL at ${url.host}${url.pathname})`;
+  } catch {
+    return '(PostgreSQL)';
+  }
+}
+
 /** Builds the whole gateway on one database: migrations applied, nothing listening yet. */
 export async function createApp(config: Config, options: CreateAppOptions = {}) {
   const { limits } = config;
   const logger = options.logger ?? createLogger(limits.logLevel);
-  const db = options.db ?? openDatabaseForStart(config);
+  const cannotOpen = (error: unknown) => new StartupError(`cannot open the database ${describeDatabase(config.database)}: ${firstLineOf(error)}`);
+  let db: Db;
+  try {
+    db = options.db ?? openDatabase(config);
+  } catch (error) {
+    throw cannotOpen(error); // e.g. a SQLite directory that cannot be created
+  }
   let secret: Uint8Array;
   try {
-    await prepareDatabase(db, config.database);
+    // Connects once, then migrates, so an unreachable or corrupt database and a failed migration
+    // are reported as what they are rather than as one opaque knex error.
+    await pingDatabase(db).catch((error: unknown) => {
+      throw cannotOpen(error);
+    });
+    await migrateLatest(db).catch((error: unknown) => {
+      throw new StartupError(`database migration failed: ${firstLineOf(error)}`);
+    });
     secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
   } catch (error) {
     // A pool left open would keep a failed start-up's process alive.

@@ -31,17 +31,15 @@ let files: Map<string, Buffer> | undefined;
  * The page and its assets by request path, read once per process on first use: the files of
  * swagger-ui-dist the page loads, and its own from static/ (beside src/ and dist/). Nothing else.
  */
-function loadedFiles(): Map<string, Buffer> {
-  if (files) return files;
+function readFiles(): Map<string, Buffer> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const own = (name: string) => readFileSync(new URL(`../../static/${name}`, import.meta.url));
-  files = new Map([
+  return new Map([
     ...['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'].map((name) => [ASSET_PREFIX + name, readFileSync(join(dist, name))] as const),
     [`${ASSET_PREFIX}init.js`, own('docs-init.js')],
     [`${ASSET_PREFIX}page.css`, own('docs-page.css')],
     [`${DOCS_PATH}.html`, own('docs.html')],
   ]);
-  return files;
 }
 
 /**
@@ -53,7 +51,7 @@ export function serveDocs(req: IncomingMessage, res: ServerResponse, pathname: s
   const isPage = pathname === DOCS_PATH || pathname === `${DOCS_PATH}/`;
   if (!isPage && !pathname.startsWith(ASSET_PREFIX)) return false;
   const name = isPage ? `${DOCS_PATH}.html` : pathname;
-  const body = loadedFiles().get(name);
+  const body = (files ??= readFiles()).get(name);
   if (!body) return false;
   if (refuseUnlessRead(req, res)) return true;
   sendFixedBody(req, res, body, {

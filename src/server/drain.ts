@@ -41,7 +41,15 @@ export class ConnectionDrain {
     for (const res of this.unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
     this.unanswered.clear();
     const deadline = Date.now() + timeoutMs;
-    await this.firstRequestsRead(timeoutMs / 2);
+    if (this.awaitingFirstRequest.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs / 2);
+        this.noneAwaiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     const force = setTimeout(() => this.server.closeAllConnections(), Math.max(0, deadline - Date.now()));
     await closed;
@@ -50,16 +58,5 @@ export class ConnectionDrain {
 
   private settled(socket: Socket): void {
     if (this.awaitingFirstRequest.delete(socket) && this.awaitingFirstRequest.size === 0) this.noneAwaiting?.();
-  }
-
-  private firstRequestsRead(waitMs: number): Promise<void> {
-    if (this.awaitingFirstRequest.size === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, waitMs);
-      this.noneAwaiting = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

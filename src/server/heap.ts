@@ -1,38 +1,25 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** What the cap needs from V8; the real functions unless a test hands in its own. */
-export interface HeapControls {
-  /** The young generation's committed size in bytes (`new_space` in v8.getHeapSpaceStatistics). */
-  newSpaceBytes(): number;
-  setFlags(flags: string): void;
-  /** Calls `onCollection` after each garbage collection; returns a function that stops it. */
-  observeCollections(onCollection: () => void): () => void;
-}
-
 const MB = 1024 * 1024;
 
 /** V8's own factor: each growth step doubles the young generation. */
 const V8_GROWTH_FACTOR = 2;
 
-const v8HeapControls: HeapControls = {
-  newSpaceBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
+/** What the cap needs from V8; the real functions unless a test hands in its own. */
+const v8HeapControls = {
+  /** The young generation's committed size in bytes (`new_space` in v8.getHeapSpaceStatistics). */
+  newSpaceBytes: (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
   setFlags: setFlagsFromString,
-  observeCollections(onCollection) {
+  /** Calls `onCollection` after each garbage collection; returns a function that stops it. */
+  observeCollections(onCollection: () => void): () => void {
     const observer = new PerformanceObserver(() => onCollection());
     observer.observe({ entryTypes: ['gc'] });
     return () => observer.disconnect();
   },
 };
 
-export interface YoungGenerationCap {
-  /** Lets the young generation grow again, step by step, until the next step would pass the cap. */
-  release(): void;
-  /** Stops watching and gives V8 back its own growth. */
-  stop(): void;
-}
-
-const NO_CAP: YoungGenerationCap = { release() {}, stop() {} };
+export type HeapControls = typeof v8HeapControls;
 
 /**
  * Keeps V8's young generation (the new space, where every request's short-lived objects live) at
@@ -46,8 +33,8 @@ const NO_CAP: YoungGenerationCap = { release() {}, stop() {} };
  * after every collection. V8 grows at most once per scavenge, so the space can pass the limit only
  * by a step inside one synchronous stretch that allocates that much. 0 leaves V8 alone.
  */
-export function capYoungGeneration(limitMB: number, controls: HeapControls = v8HeapControls): YoungGenerationCap {
-  if (limitMB <= 0) return NO_CAP;
+export function capYoungGeneration(limitMB: number, controls: HeapControls = v8HeapControls) {
+  if (limitMB <= 0) return { release() {}, stop() {} };
   const limit = limitMB * MB;
   let factor = 0;
   const setFactor = (next: number) => {
@@ -60,11 +47,13 @@ export function capYoungGeneration(limitMB: number, controls: HeapControls = v8H
   let unobserve: (() => void) | undefined;
   let stopped = false;
   return {
+    /** Lets the young generation grow again, step by step, until the next step would pass the cap. */
     release() {
       if (stopped || unobserve) return;
       decide();
       unobserve = controls.observeCollections(decide);
     },
+    /** Stops watching and gives V8 back its own growth. */
     stop() {
       if (stopped) return;
       stopped = true;

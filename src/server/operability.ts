@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { migrationsCurrent, pingDatabase, probeWrite, type Db } from '../shared/db/knex.js';
 import { databaseUnavailability } from '../shared/db/unavailable.js';
-import { METRICS_CONTENT_TYPE, metricsText } from '../shared/observability/metrics.js';
+import { metricsText, registry } from '../shared/observability/metrics.js';
 import { sendJson } from '../shared/http/respond.js';
 
 /**
@@ -38,7 +38,7 @@ export function operabilityEndpoints(deps: { db: Db; draining: () => boolean }):
     '/metrics': async (req, res) => {
       req.resume();
       const text = await metricsText();
-      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }).end(text);
+      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(text);
     },
   };
 }

@@ -59,11 +59,6 @@ export function databaseUnavailableError(error: unknown, located?: GraphQLError)
   });
 }
 
-/** An error as the APIs answer it: a database that could not serve it becomes SERVICE_UNAVAILABLE, anything else stays. */
-export function asApiError(error: unknown): unknown {
-  return databaseUnavailableError(error) ?? error;
-}
-
 export function errorCodeOf(error: { extensions?: Record<string, unknown> | undefined }): ErrorCode | undefined {
   const code = error.extensions?.code;
   return typeof code === 'string' && code in ERROR_STATUS ? (code as ErrorCode) : undefined;

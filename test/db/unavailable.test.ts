@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import knex, { type Knex } from 'knex';
 import { databaseUnavailability } from '../../src/shared/db/unavailable.js';
-import { asApiError } from '../../src/shared/errors.js';
 import { failureOfError } from '../../src/shared/http/failure.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/backend.js';
 
@@ -60,6 +59,6 @@ describe('the database unavailability rule', () => {
     const failure = failureOfError({ code: 'ECONNREFUSED' });
     expect(failure).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'retry-after': '1' } });
     expect(failure.messages[0]).toMatch(/unavailable/);
-    expect(asApiError(new Error('boom'))).toBeInstanceOf(Error);
+    expect(failureOfError(new Error('boom')).unlogged).toBeInstanceOf(Error);
   });
 });

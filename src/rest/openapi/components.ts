@@ -151,11 +151,6 @@ export function failureResponse(status: number, when?: string): JsonSchema {
   };
 }
 
-/** components.responses: one named response per failure status. */
-export function failureComponents(statuses: readonly number[]): Record<string, JsonSchema> {
-  return Object.fromEntries(statuses.map((status) => [`Status${status}`, failureResponse(status)]));
-}
-
 /** components.headers: each header optional, and required where a status always sends it. */
 export function headerComponents(): Record<string, JsonSchema> {
   return Object.fromEntries(Object.entries(HEADERS).flatMap(([ref, header]) => [[ref, header], [`${ref}Required`, { ...header, required: true }]]));

@@ -15,15 +15,7 @@ import { bodyVariables, operationOf } from '../adapter.js';
 import type { QueryParam } from '../params.js';
 import { routes as routeTable, type RestRoute } from '../routes.js';
 import { TOKEN_DATA_SCHEMA, TOKEN_PATH, TOKEN_REQUEST_SCHEMA } from '../token-route.js';
-import {
-  ENVELOPE_COMPONENTS,
-  failureComponents,
-  failureResponse,
-  headerComponents,
-  responseRef,
-  SECURITY_SCHEMES,
-  successResponse,
-} from './components.js';
+import { ENVELOPE_COMPONENTS, failureResponse, headerComponents, responseRef, SECURITY_SCHEMES, successResponse } from './components.js';
 import { SelectionSchemas, type JsonSchema } from './selection-schema.js';
 
 /** The version of the REST contract the document describes. */
@@ -219,7 +211,8 @@ export function openApiDocument(schema: GraphQLSchema, routes: readonly RestRout
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: { ...ENVELOPE_COMPONENTS, ...byName(records) },
-      responses: failureComponents(statuses),
+      // One named response per failure status.
+      responses: Object.fromEntries(statuses.map((status) => [`Status${status}`, failureResponse(status)])),
       headers: headerComponents(),
     },
   };

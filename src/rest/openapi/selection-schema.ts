@@ -12,6 +12,7 @@ import {
   type GraphQLField,
   type GraphQLInterfaceType,
   type GraphQLNamedType,
+  type GraphQLNullableType,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLType,
@@ -20,11 +21,6 @@ import {
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as plain JSON. */
 export type JsonSchema = { [keyword: string]: unknown };
-
-/** The same schema, also allowing null (the JSON scalar's `{}` allows it already). */
-function nullable(schema: JsonSchema): JsonSchema {
-  return typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : schema;
-}
 
 /** JSON Schemas of the scalars the schema declares; a scalar not listed here is refused. */
 const SCALARS: Record<string, JsonSchema> = {
@@ -94,7 +90,9 @@ export class SelectionSchemas {
   /** The JSON Schema of a value of `type` selected with `selections` (none for an input type). */
   valueSchema(type: GraphQLType, selections?: readonly SelectionNode[]): JsonSchema {
     if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selections);
-    return nullable(this.nonNullSchema(type, selections));
+    const schema = this.nonNullSchema(type, selections);
+    // Also allowing null (the JSON scalar's `{}` allows it already).
+    return typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : schema;
   }
 
   /** The JSON Schema of an object of `type`: every selected key present, no other key. */
@@ -113,8 +111,7 @@ export class SelectionSchemas {
     };
   }
 
-  private nonNullSchema(type: GraphQLType, selections: readonly SelectionNode[] | undefined): JsonSchema {
-    if (isNonNullType(type)) return this.nonNullSchema(type.ofType, selections);
+  private nonNullSchema(type: GraphQLNullableType, selections: readonly SelectionNode[] | undefined): JsonSchema {
     if (isListType(type)) return { type: 'array', items: this.valueSchema(type.ofType, selections) };
     if (isScalarType(type)) {
       const schema = SCALARS[type.name];

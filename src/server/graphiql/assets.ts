@@ -5,12 +5,6 @@ import { etagOf, refuseUnlessRead, sendFixedBody } from '../fixed-body.js';
 /** Where the GraphiQL page's scripts, styles and workers are served; all from this server, none from a CDN. */
 export const GRAPHIQL_ASSET_PREFIX = '/graphiql/';
 
-interface Asset {
-  contentType: string;
-  body: Buffer;
-  etag: string;
-}
-
 /** Asset name → how to produce it. GraphiQL's bundle comes from @graphql-yoga/render-graphiql, loaded on first use. */
 type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
 const JS = 'text/javascript; charset=utf-8';
@@ -29,27 +23,22 @@ const SOURCES: Record<string, { contentType: string; read: (bundle: Bundle) => B
 /** The asset paths, for metric labels. */
 export const GRAPHIQL_ASSET_PATHS = Object.keys(SOURCES).map((name) => GRAPHIQL_ASSET_PREFIX + name);
 
-const cache = new Map<string, Asset>();
-
-async function assetNamed(name: string): Promise<Asset | undefined> {
-  const cached = cache.get(name);
-  if (cached) return cached;
-  const source = SOURCES[name];
-  if (!source) return undefined;
-  const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
-  const body = source.read(bundle);
-  const asset = { contentType: source.contentType, body, etag: etagOf(body) };
-  cache.set(name, asset);
-  return asset;
-}
+const cache = new Map<string, { contentType: string; body: Buffer; etag: string }>();
 
 /**
  * GET/HEAD /graphiql/<name>: one of the fixed assets, revalidated by ETag (they change only when
  * the package or static/ does). False when the path names no asset, so the router answers 404.
  */
 export async function serveGraphiQLAsset(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const asset = await assetNamed(pathname.slice(GRAPHIQL_ASSET_PREFIX.length));
-  if (!asset) return false;
+  const name = pathname.slice(GRAPHIQL_ASSET_PREFIX.length);
+  let asset = cache.get(name);
+  if (!asset) {
+    const source = SOURCES[name];
+    if (!source) return false;
+    const body = source.read(await import('@graphql-yoga/render-graphiql/graphiql'));
+    asset = { contentType: source.contentType, body, etag: etagOf(body) };
+    cache.set(name, asset);
+  }
   if (!refuseUnlessRead(req, res)) {
     sendFixedBody(req, res, asset.body, { etag: asset.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }, { 'content-type': asset.contentType });
   }

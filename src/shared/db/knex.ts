@@ -4,8 +4,7 @@ import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import type Pg from 'pg';
-import type { Config, DatabaseConfig } from '../../config.js';
-import { firstLineOf, StartupError } from '../startup-error.js';
+import type { Config } from '../../config.js';
 import { noteFailedStatements } from './failed-statements.js';
 import { ImmediateBetterSqlite3Client } from './immediate-sqlite.js';
 import { migrationSource } from './migrations/index.js';
@@ -133,42 +132,6 @@ export async function migrateLatest(db: Db): Promise<void> {
 /** One round trip to the database; throws when it cannot be reached. */
 export async function pingDatabase(db: Db): Promise<void> {
   await db.raw('select 1');
-}
-
-/** Names the database for an operator without its credentials (a PostgreSQL URL may carry a password). */
-function describeDatabase(database: DatabaseConfig): string {
-  if (database.client === 'sqlite') return database.filename;
-  try {
-    const url = new URL(database.connectionString);
-    return `(PostgreSQL at ${url.host}${url.pathname})`;
-  } catch {
-    return '(PostgreSQL)';
-  }
-}
-
-const cannotOpen = (database: DatabaseConfig, error: unknown) =>
-  new StartupError(`cannot open the database ${describeDatabase(database)}: ${firstLineOf(error)}`);
-
-/** openDatabase, with a failure (e.g. a SQLite directory that cannot be created) as a StartupError. */
-export function openDatabaseForStart(config: DatabaseOptions): Db {
-  try {
-    return openDatabase(config);
-  } catch (error) {
-    throw cannotOpen(config.database, error);
-  }
-}
-
-/**
- * Connects once, then migrates, so an unreachable or corrupt database and a failed migration
- * are reported as what they are rather than as one opaque knex error.
- */
-export async function prepareDatabase(db: Db, database: DatabaseConfig): Promise<void> {
-  await pingDatabase(db).catch((error: unknown) => {
-    throw cannotOpen(database, error);
-  });
-  await migrateLatest(db).catch((error: unknown) => {
-    throw new StartupError(`database migration failed: ${firstLineOf(error)}`);
-  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import { asApiError, RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
+import { databaseUnavailableError, RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
 
 /**
  * A failure as HTTP answers it, whichever API it is rendered for: the status, the code GraphQL
@@ -44,7 +44,7 @@ const internal = (): HttpFailure => refusal(500, 'INTERNAL_SERVER_ERROR', INTERN
  * message, a database that could not serve it with 503, anything else is an internal failure.
  */
 export function failureOfError(thrown: unknown): HttpFailure {
-  const error = asApiError(thrown);
+  const error = databaseUnavailableError(thrown) ?? thrown;
   const code = typeof error === 'object' && error !== null ? errorCodeOf(error as { extensions?: Record<string, unknown> }) : undefined;
   const status = statusForCode(code);
   if (status === 500 || code === undefined) return { ...internal(), unlogged: error };

@@ -65,5 +65,3 @@ export function recordDispatcherLag(dueAt: readonly (string | null | undefined)[
 export function metricsText(): Promise<string> {
   return registry.metrics();
 }
-
-export const METRICS_CONTENT_TYPE = registry.contentType;
