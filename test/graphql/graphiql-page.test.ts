@@ -89,6 +89,10 @@ describe('the GraphiQL page on a server that is not a demo', () => {
 
   it('answers an unknown asset 404 and a POST to an asset 405, as envelopes', async () => {
     expectFailure(await t.request('GET', '/graphiql/nothing.js', { subKey: null }), 404);
+    // Names an object has by inheritance are not assets either.
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expectFailure(await t.request('GET', `/graphiql/${name}`, { subKey: null }), 404);
+    }
     const post = await t.request('POST', '/graphiql/sign-in.js', { subKey: null, body: {} });
     expectFailure(post, 405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');

@@ -33,8 +33,9 @@ export async function serveGraphiQLAsset(pathname: string, req: IncomingMessage,
   const name = pathname.slice(GRAPHIQL_ASSET_PREFIX.length);
   let asset = cache.get(name);
   if (!asset) {
-    const source = SOURCES[name];
-    if (!source) return false;
+    // Own names only: `constructor` or `__proto__` is not an asset.
+    if (!Object.hasOwn(SOURCES, name)) return false;
+    const source = SOURCES[name]!;
     const body = source.read(await import('@graphql-yoga/render-graphiql/graphiql'));
     asset = { contentType: source.contentType, body, etag: etagOf(body) };
     cache.set(name, asset);
