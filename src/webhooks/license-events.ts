@@ -43,7 +43,7 @@ async function emitCompanyEvents(db: Queryable, items: readonly DueEvent[], now:
     for (const { license, eventType, key } of items) {
       if (!claimed.has(key)) continue;
       const event = { event: 'license', eventType, companyId: license.companyId, recordId: license.securityLicenseId, occurredAt, dedupeKey: key } as const;
-      if ((await emitEvent(trx, event, { keyClaimed: true })) !== null) count++;
+      if ((await emitEvent(trx, event)) !== null) count++;
     }
     return count;
   });
