@@ -50,9 +50,8 @@ const MAX_EXHAUSTED = 1000;
 const STOP_GRACE_MS = 5000;
 /** Idle keep-alive sockets close after this long: under the 5 s many servers keep one. */
 const IDLE_SOCKET_MS = 4000;
-/** Origins with keep-alive sockets at once, and delivery URIs whose reading is kept. */
+/** Origins with keep-alive sockets at once. */
 const POOLED_ORIGINS = 100;
-const SEND_TARGETS = 1000;
 /** Destinations (and subscriptions of each) remembered for a top-up, or as drained until the next poll. */
 const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
@@ -119,7 +118,7 @@ export class Dispatcher extends Periodic {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const limits = { socketsPerOrigin: this.config.concurrencyPerHost, idleMs: IDLE_SOCKET_MS, origins: POOLED_ORIGINS, connectTimeoutMs: this.config.timeoutMs };
     this.pools = new SendPools(options.guard, limits);
-    this.targets = new SendTargets(options.guard, SEND_TARGETS);
+    this.targets = new SendTargets(options.guard);
     this.records = new RecordBatches((batch) => settleDeliveries(this.db, batch));
     this.ahead = rowsAheadLimits(this.config);
   }
@@ -239,14 +238,11 @@ export class Dispatcher extends Periodic {
       return false;
     });
     if (picked.length === 0) return;
-    let rows: LeasedDelivery[];
-    try {
-      rows = await readLeased(this.db, picked.map((h) => h.id));
-    } catch (error) {
+    const rows = await readLeased(this.db, picked.map((h) => h.id)).catch((error: unknown) => {
       // Unread: their slots are freed, and the leases expire, for any dispatcher to send them.
       for (const h of picked) this.release(h.id);
       throw error;
-    }
+    });
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     const moved: Held[] = [];
     for (const h of picked) {
@@ -475,12 +471,9 @@ export class Dispatcher extends Periodic {
       failingSince: next.failingSince,
       deactivate: next.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
-    if (!queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS) {
-      await this.records.add(settlement, true);
-      return;
-    }
-    const written = this.records.add(settlement, false);
-    queued();
+    const now = !queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS;
+    const written = this.records.add(settlement, now);
+    if (!now) queued();
     await written;
   }
 }
