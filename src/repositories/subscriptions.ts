@@ -72,13 +72,12 @@ function toSubscription(row: Record<string, unknown>) {
 
 export type SubscriptionRecord = ReturnType<typeof toSubscription>;
 
+/** Subscriptions not deleted, with their subscriber (`sb`, whose company owns them) and event filter (`f`). */
+const liveSubscriptions = (db: Queryable) =>
+  db('subscriptions as su').join('subscribers as sb', 'sb.id', 'su.subscriber_id').join('event_filters as f', 'f.id', 'su.event_filter_id').whereNull('su.deleted_at');
+
 function selectSubscriptions(db: Queryable, principal: Principal) {
-  const query = db('subscriptions as su')
-    .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
-    .join('event_filters as f', 'f.id', 'su.event_filter_id')
-    .whereNull('su.deleted_at')
-    .select('su.*', 'sb.company_id', 'f.event', 'f.event_type');
-  return withinCompany(query, 'sb.company_id', principal);
+  return withinCompany(liveSubscriptions(db).select('su.*', 'sb.company_id', 'f.event', 'f.event_type'), 'sb.company_id', principal);
 }
 
 export async function loadSubscriptions(db: Queryable, principal: Principal, ids: readonly number[]): Promise<(SubscriptionRecord | null)[]> {
@@ -138,11 +137,6 @@ export async function markSubscriptionDeleted(trx: Tx, id: number, now: string):
  * subscriber of the company that owns the record, so another company never sees it.
  */
 export async function activeSubscriptionIdsFor(trx: Queryable, match: { companyId: number; event: string; eventType: string }): Promise<number[]> {
-  const ids = (await trx('subscriptions as su')
-    .join('subscribers as sb', 'sb.id', 'su.subscriber_id')
-    .join('event_filters as f', 'f.id', 'su.event_filter_id')
-    .where({ 'sb.company_id': match.companyId, 'f.event': match.event, 'f.event_type': match.eventType, 'su.is_active': true })
-    .whereNull('su.deleted_at')
-    .pluck('su.id')) as number[];
-  return ids.map(Number);
+  const where = { 'sb.company_id': match.companyId, 'f.event': match.event, 'f.event_type': match.eventType, 'su.is_active': true };
+  return ((await liveSubscriptions(trx).where(where).pluck('su.id')) as number[]).map(Number);
 }

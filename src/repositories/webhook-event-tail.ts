@@ -3,24 +3,18 @@ import type { EventRow } from './webhook-events.js';
 
 /**
  * A reader that follows the events table as transactions commit: each committed row is returned
- * by exactly one `read`, and rows of one record come in commit order (writes to one record are
- * serialised by its row lock, and an event's id is drawn after that lock is taken).
+ * by exactly one `read` (up to `limit` rows, in id order), and rows of one record come in commit
+ * order (writes to one record are serialised by its row lock, and an event's id is drawn after
+ * that lock is taken). `skipToNow` takes the starting point: rows committed so far are never returned.
  */
-export interface EventTail {
-  /** Whether a starting point has been taken. */
-  readonly started: boolean;
-  /** From now on: rows committed so far are never returned. */
-  skipToNow(): Promise<void>;
-  /** Up to `limit` committed rows not returned before, in id order. */
-  read(limit: number): Promise<EventRow[]>;
-}
+export type EventTail = IdTail | SnapshotTail;
 
 export function eventTailFor(db: Db): EventTail {
   return isPostgres(db) ? new SnapshotTail(db) : new IdTail(db);
 }
 
 /** SQLite: one writer at a time holds the write lock until it commits, so ids are drawn in commit order and `id > last` is exact. */
-export class IdTail implements EventTail {
+export class IdTail {
   private lastId: number | null = null;
 
   constructor(private readonly db: Db) {}
@@ -56,7 +50,7 @@ const MAX_TRACKED_TRANSACTIONS = 10_000;
  * visible at once, so each is returned by the first read after its commit, and events are not held
  * back behind a long transaction (an import) still running.
  */
-export class SnapshotTail implements EventTail {
+export class SnapshotTail {
   private floor: bigint | null = null;
   private readonly transactions = new Map<string, number>();
 

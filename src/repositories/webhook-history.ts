@@ -15,7 +15,6 @@ export interface PruneResult {
 
 interface PruneOptions {
   batchSize?: number;
-  maxBatches?: number;
   /** Checked between batches: a stopping server does not wait for a whole run. */
   stopping?: () => boolean;
 }
@@ -29,12 +28,12 @@ interface PruneOptions {
  * event goes, so the license scheduler never emits it again.
  */
 export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: number, options: PruneOptions = {}): Promise<PruneResult> {
-  const { batchSize = BATCH_SIZE, maxBatches = MAX_BATCHES, stopping = () => false } = options;
+  const { batchSize = BATCH_SIZE, stopping = () => false } = options;
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const result: PruneResult = { deliveries: 0, attempts: 0, events: 0 };
 
   for (const state of ['delivered', 'failed', 'cancelled'] as const) {
-    for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
+    for (let batch = 0; batch < MAX_BATCHES && !stopping(); batch++) {
       const ids = (await db('webhook_deliveries').where('state', state).where('completed_at', '<', cutoff).limit(batchSize).pluck('id')) as number[];
       if (ids.length === 0) break;
       const deleted = await db.transaction(async (trx): Promise<number> => {
@@ -52,7 +51,7 @@ export async function pruneWebhookHistory(db: Db, now: Date, retentionDays: numb
     }
   }
 
-  for (let batch = 0; batch < maxBatches && !stopping(); batch++) {
+  for (let batch = 0; batch < MAX_BATCHES && !stopping(); batch++) {
     const rows = (await db('webhook_events as e')
       .where('e.occurred_at', '<', cutoff)
       .whereNotExists(db('webhook_deliveries as d').select(db.raw('1')).whereRaw('d.event_id = e.id'))

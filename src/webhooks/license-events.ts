@@ -43,7 +43,7 @@ async function emitCompanyEvents(db: Queryable, items: readonly DueEvent[], now:
     for (const { license, eventType, key } of items) {
       if (!claimed.has(key)) continue;
       const event = { event: 'license', eventType, companyId: license.companyId, recordId: license.securityLicenseId, occurredAt, dedupeKey: key } as const;
-      if ((await emitEvent(trx, event, { keyClaimed: true })) !== null) count++;
+      if ((await emitEvent(trx, event)) !== null) count++;
     }
     return count;
   });
@@ -100,12 +100,10 @@ export async function scanLicensesOnce(db: Db, now: Date): Promise<number | null
     if (!(await tryTransactionLock(trx, 'license-scan'))) return null;
     // Per-company transactions become savepoints inside this one. A company that failed has
     // rolled back to its own savepoint; the others' events still commit with this transaction.
-    try {
-      return await scanLicenses(trx, now);
-    } catch (error) {
+    return scanLicenses(trx, now).catch((error: unknown) => {
       if (error instanceof LicenseScanFailure) return error;
       throw error;
-    }
+    });
   });
   if (outcome instanceof LicenseScanFailure) throw outcome;
   return outcome;

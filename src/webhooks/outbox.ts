@@ -3,7 +3,7 @@ import { licenseCompanies } from '../repositories/licenses.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
 import { timesheetCompanies } from '../repositories/timesheets.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
-import { claimEventKeys, insertEvent, type EventInsert } from '../repositories/webhook-events.js';
+import { insertEvent, type EventInsert } from '../repositories/webhook-events.js';
 import type { Queryable } from '../shared/db/knex.js';
 import type { CatalogEvent } from './catalog.js';
 
@@ -13,10 +13,7 @@ export interface NewEvent {
   companyId: number;
   recordId: number;
   occurredAt: string;
-  /**
-   * Events that may happen only once carry a key; a second emit with it is ignored. The key is
-   * kept in webhook_event_keys, which outlives the event row (retention deletes old events).
-   */
+  /** The once-only key of an event that may happen only once, just taken by the caller with claimEventKeys (it outlives the event row). */
   dedupeKey?: string;
 }
 
@@ -25,21 +22,13 @@ export function newWebhookId(): string {
 }
 
 /**
- * Writes an event and one pending delivery per matching subscription, in the caller's
- * transaction. Matching means: active, bound to this event/eventType pair, and owned by a
- * subscriber of the company that owns the record — so another company never sees it.
- * Returns the event id, or null when the dedupe key was already used. `keyClaimed` says the
- * caller has just taken the key itself with claimEventKeys.
+ * Writes an event and one pending delivery per subscription it reaches (activeSubscriptionIdsFor),
+ * in the caller's transaction. Returns the event id, or null when its key is already on a stored event.
  */
-export async function emitEvent(trx: Queryable, input: NewEvent, options: { keyClaimed?: boolean } = {}): Promise<number | null> {
-  if (input.dedupeKey !== undefined && !options.keyClaimed) {
-    const claimed = await claimEventKeys(trx, [input.dedupeKey], input.occurredAt);
-    if (claimed.size === 0) return null;
-  }
+export async function emitEvent(trx: Queryable, input: NewEvent): Promise<number | null> {
   const eventId = await insertEvent(trx, { ...input, dedupeKey: input.dedupeKey ?? null });
   if (eventId === null) return null;
-  const subscriptionIds = await activeSubscriptionIdsFor(trx, input);
-  await insertPendingDeliveries(trx, eventId, subscriptionIds, input.occurredAt, newWebhookId);
+  await insertPendingDeliveries(trx, eventId, await activeSubscriptionIdsFor(trx, input), input.occurredAt, newWebhookId);
   return eventId;
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { connect as netConnect, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import { buildConnector, Pool, type Dispatcher } from 'undici';
 import type { AddressGuard } from './address-guard.js';
@@ -94,36 +94,20 @@ export interface PoolLimits {
 /**
  * Opens every webhook connection: the name resolves through the guard's `lookup`, and the address
  * the socket reached is checked again before anything, a TLS handshake included, is written on
- * it. TLS is undici's own connector, run over the checked socket.
+ * it. Both steps are undici's own connector: a TCP connection, then TLS over the checked socket.
  */
 function guardedConnector(guard: AddressGuard, timeoutMs: number): buildConnector.connector {
+  const tcp = buildConnector({ timeout: timeoutMs, lookup: guard.lookup as unknown as LookupFunction, keepAliveInitialDelay: TCP_KEEPALIVE_MS });
   const tls = buildConnector({ timeout: timeoutMs });
   return (options, callback) => {
     const https = options.protocol === 'https:';
-    const socket = netConnect({
-      host: options.hostname,
-      port: Number(options.port || (https ? 443 : 80)),
-      lookup: guard.lookup as unknown as LookupFunction,
-      noDelay: true,
-      keepAlive: true,
-      keepAliveInitialDelay: TCP_KEEPALIVE_MS,
-    });
-    let done = false;
-    const fail = (error: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      callback(error, null);
-    };
-    const timer = setTimeout(() => fail(new Error(`connect timed out after ${timeoutMs} ms`)), timeoutMs);
-    socket.once('error', fail);
-    socket.once('connect', () => {
+    tcp({ ...options, protocol: 'http:', port: options.port || (https ? '443' : '80') }, (error, socket) => {
+      if (error) return callback(error, null);
       const problem = socket.remoteAddress ? guard.problem(socket.remoteAddress) : 'no remote address';
-      if (problem) return fail(new Error(`refused: ${problem}`));
-      done = true;
-      clearTimeout(timer);
-      socket.off('error', fail);
+      if (problem) {
+        socket.destroy();
+        return callback(new Error(`refused: ${problem}`), null);
+      }
       if (https) tls({ ...options, httpSocket: socket }, callback);
       else callback(null, socket);
     });

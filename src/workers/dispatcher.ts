@@ -50,14 +50,17 @@ const MAX_EXHAUSTED = 1000;
 const STOP_GRACE_MS = 5000;
 /** Idle keep-alive sockets close after this long: under the 5 s many servers keep one. */
 const IDLE_SOCKET_MS = 4000;
-/** Origins with keep-alive sockets at once, and delivery URIs whose reading is kept. */
+/** Origins with keep-alive sockets at once. */
 const POOLED_ORIGINS = 100;
-const SEND_TARGETS = 1000;
 /** Destinations (and subscriptions of each) remembered for a top-up, or as drained until the next poll. */
 const MAX_TOP_UP_HOSTS = 100;
 const MAX_TOP_UP_SUBSCRIPTIONS = 50;
 const MAX_DRAINED_HOSTS = 1000;
-/** Delivered attempts whose records may wait (up to RECORD_DELAY_MS) for company with their slots freed; also the largest batch. */
+/**
+ * Delivered attempts whose records may wait (up to RECORD_DELAY_MS) for company with their slots
+ * freed; also the largest batch. The wait stays well inside the lease (WEBHOOK_LEASE_MS is at least
+ * 100 ms), so a record written late never meets another dispatcher's lease.
+ */
 const MAX_WAITING_RECORDS = 64;
 const RECORD_DELAY_MS = 10;
 
@@ -115,9 +118,8 @@ export class Dispatcher extends Periodic {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const limits = { socketsPerOrigin: this.config.concurrencyPerHost, idleMs: IDLE_SOCKET_MS, origins: POOLED_ORIGINS, connectTimeoutMs: this.config.timeoutMs };
     this.pools = new SendPools(options.guard, limits);
-    this.targets = new SendTargets(options.guard, SEND_TARGETS);
-    // The wait stays well inside the lease, so a record written late never meets another dispatcher's lease.
-    this.records = new RecordBatches((batch) => settleDeliveries(this.db, batch), Math.min(RECORD_DELAY_MS, Math.floor(this.config.leaseMs / 10)));
+    this.targets = new SendTargets(options.guard);
+    this.records = new RecordBatches((batch) => settleDeliveries(this.db, batch));
     this.ahead = rowsAheadLimits(this.config);
   }
 
@@ -236,14 +238,11 @@ export class Dispatcher extends Periodic {
       return false;
     });
     if (picked.length === 0) return;
-    let rows: LeasedDelivery[];
-    try {
-      rows = await readLeased(this.db, picked.map((h) => h.id));
-    } catch (error) {
+    const rows = await readLeased(this.db, picked.map((h) => h.id)).catch((error: unknown) => {
       // Unread: their slots are freed, and the leases expire, for any dispatcher to send them.
       for (const h of picked) this.release(h.id);
       throw error;
-    }
+    });
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     const moved: Held[] = [];
     for (const h of picked) {
@@ -260,19 +259,15 @@ export class Dispatcher extends Periodic {
     await this.giveBack(moved);
   }
 
-  /** The most rows a destination answering in about `answerMs` should have held: what its sends get through in half the age bound. */
-  private boundFor(answerMs: number): number {
+  /**
+   * How many more rows `host`, answering in about `answerMs`, should have leased ahead: up to what its
+   * sends get through in half the age bound, but none while it still holds more than half of that.
+   */
+  private wantedAhead(host: string, answerMs: number): number {
     const atPace = Math.floor(this.ahead.maxAgeMs / 2 / Math.max(answerMs, 1)) * this.config.concurrencyPerHost;
-    return Math.min(this.ahead.perHost, Math.max(this.ahead.minPerHost, atPace));
-  }
-
-  private heldFor(host: string): number {
-    return this.held.reduce((n, h) => (h.host === host ? n + 1 : n), 0);
-  }
-
-  /** Whether `host` still has more than half of what its pace allows: no top-up yet. */
-  private enoughAhead(host: string, answerMs: number): boolean {
-    return this.heldFor(host) > Math.floor(this.boundFor(answerMs) / 2);
+    const bound = Math.min(this.ahead.perHost, Math.max(this.ahead.minPerHost, atPace));
+    const held = this.held.reduce((n, h) => (h.host === host ? n + 1 : n), 0);
+    return held > Math.floor(bound / 2) ? 0 : bound - held;
   }
 
   /** A send to `row`'s destination was answered after `answerMs`: if few rows are held for it, ask for more. */
@@ -283,7 +278,7 @@ export class Dispatcher extends Periodic {
     let topUp = this.topUps.get(host);
     const slowest = Math.max(answerMs, topUp?.answerMs ?? 0);
     if (topUp) topUp.answerMs = slowest;
-    if (this.enoughAhead(host, slowest)) return;
+    if (this.wantedAhead(host, slowest) === 0) return;
     if (!topUp) {
       if (this.topUps.size >= MAX_TOP_UP_HOSTS) return;
       this.topUps.set(host, (topUp = { subscriptions: new Set(), answerMs: slowest }));
@@ -299,8 +294,7 @@ export class Dispatcher extends Periodic {
     for (const [host, { subscriptions, answerMs }] of wanted) {
       // The last free slot is left to claims: with none to spare, nothing is leased ahead.
       if (!this.started || this.free <= 1) break;
-      if (this.drained.has(host) || this.enoughAhead(host, answerMs)) continue;
-      const limit = Math.min(this.boundFor(answerMs) - this.heldFor(host), this.ahead.total - this.held.length);
+      const limit = this.drained.has(host) ? 0 : Math.min(this.wantedAhead(host, answerMs), this.ahead.total - this.held.length);
       if (limit <= 0) continue;
       for (const id of this.perHost.get(host)?.subscriptions ?? []) {
         if (subscriptions.size >= MAX_TOP_UP_SUBSCRIPTIONS) break;
@@ -477,12 +471,9 @@ export class Dispatcher extends Periodic {
       failingSince: next.failingSince,
       deactivate: next.deactivate ? (previous) => nextModifiedTime(new Date(nowMs), previous ?? row.modified_date_time) : undefined,
     };
-    if (!queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS) {
-      await this.records.add(settlement, true);
-      return;
-    }
-    const written = this.records.add(settlement, false);
-    queued();
+    const now = !queued || !this.started || this.records.waiting.length >= MAX_WAITING_RECORDS;
+    const written = this.records.add(settlement, now);
+    if (!now) queued();
     await written;
   }
 }
@@ -490,7 +481,7 @@ export class Dispatcher extends Periodic {
 /**
  * Group commit for attempt records: add() resolves once its record is written. A record added
  * `now` is written after this turn, taking every waiting one with it; others may wait up to
- * `delayMs` for company. A batch that fails is written again one record at a time, so one bad
+ * RECORD_DELAY_MS for company. A batch that fails is written again one record at a time, so one bad
  * record never takes the others with it (one never written leaves its delivery leased).
  */
 class RecordBatches {
@@ -499,16 +490,13 @@ class RecordBatches {
   private scheduled = false;
   private writes = Promise.resolve();
 
-  constructor(
-    private readonly write: (batch: readonly Settlement[]) => Promise<unknown>,
-    private readonly delayMs: number,
-  ) {}
+  constructor(private readonly write: (batch: readonly Settlement[]) => Promise<unknown>) {}
 
   add(settlement: Settlement, now: boolean): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ settlement, resolve, reject });
-      if (now || this.delayMs <= 0 || this.waiting.length >= MAX_WAITING_RECORDS) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+      if (now || this.waiting.length >= MAX_WAITING_RECORDS) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), RECORD_DELAY_MS);
     });
   }
 
