@@ -315,14 +315,20 @@ class TokenReader {
     const { assembler } = this;
     switch (token.name) {
       case 'startObject':
+        this.open();
+        assembler.startObject();
+        return;
       case 'startArray':
         this.open();
-        assembler.consume(token);
+        assembler.startArray();
         return;
       case 'endObject':
+        this.depth--;
+        assembler.endObject();
+        break;
       case 'endArray':
         this.depth--;
-        assembler.consume(token);
+        assembler.endArray();
         break;
       case 'startKey':
         this.readingKey = true;
