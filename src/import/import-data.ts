@@ -1,12 +1,15 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import { applySource, type ImportProgressSink } from './apply.js';
-import type { ImportChanges, ImportSummary } from './outcomes.js';
-import { scanImport, type ScannedImport } from './parse.js';
-import { ImportValidationError } from './problems.js';
-import { memorySource } from './source.js';
-import { validateAgainstDatabase } from './validate.js';
+import { loadRows, parkEventFilters, storedCeiling, upsertRows, widenPageCache, writeDirectly, type Row } from '../repositories/import-tables.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
-import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+import { generateSigningSecret } from '../webhooks/signing-secret.js';
+import { kindOf, REFERENCES, SECTION_NAMES, type Section, type SubscriberInput } from './format.js';
+import { ImportOutcomes, type ImportChanges, type ImportSummary } from './outcomes.js';
+import { CHECKED_FIRST, idLike, scanImport, validRecord, type ScannedImport } from './parse.js';
+import { ImportValidationError } from './problems.js';
+import { sameRow, TABLES, toRow, type Entity, type Outcome, type PlannedRow } from './rows.js';
+import { memorySource } from './source.js';
+import { validateAgainstDatabase, type ElementChecks, type OwnedRecord } from './validate.js';
 
 /**
  * SQLite's page cache during an import, in KiB (the default is 2 MB): a large import writes each
@@ -15,13 +18,24 @@ import { widenPageCache, writeDirectly } from '../repositories/import-tables.js'
  */
 export const IMPORT_PAGE_CACHE_KIB = 48 * 1024;
 
-export { ImportValidationError } from './problems.js';
-export { scanImport, type ScannedImport } from './parse.js';
-export type { ImportChanges, ImportSummary } from './outcomes.js';
-export type { ImportProgress, ImportProgressSink } from './apply.js';
+export { ImportValidationError, scanImport, type ImportChanges, type ImportSummary, type ScannedImport };
 export { fileSource, SpoolError, type ImportSource } from './source.js';
 export { JsonRefusedError, JsonSyntaxError } from './json-file.js';
 export { SourceChangedError } from './line-file.js';
+
+/**
+ * How far an import has got: every record is validated, then compared with the stored row and
+ * written unless unchanged, a chunk at a time.
+ */
+export interface ImportProgress {
+  stage: 'validated' | 'compared' | 'written';
+  /** Records through this stage so far. */
+  done: number;
+  /** Records that go through this stage in all. */
+  total: number;
+}
+
+export type ImportProgressSink = (progress: ImportProgress) => void;
 
 export interface ImportOptions {
   /**
@@ -34,6 +48,124 @@ export interface ImportOptions {
   onProgress?: ImportProgressSink;
   /** The clock that stamps the timesheet entries the import changes. */
   now?: () => Date;
+}
+
+/** A valid record of the file, with what the company check needs. */
+type Valid = OwnedRecord & { record: object };
+
+/** Records planned and written at once: one `IN (…)` read of the stored rows and a few writes per chunk. */
+const CHUNK_RECORDS = 500;
+
+/** Classifies each valid record of a chunk against its stored row; `generatedSecrets` is told of subscribers given a new secret. */
+async function planChunk(trx: Tx, entity: Entity, records: readonly object[], generatedSecrets: number[]): Promise<PlannedRow[]> {
+  const spec = TABLES[entity];
+  const rows = records.map((record) => toRow(spec, record));
+  const ids = rows.map((row) => Number(row[spec.idColumn]));
+  // Ids above every stored one are new records (the common case of a large file): nothing to read.
+  const ceiling = await storedCeiling(trx, spec.table, spec.idColumn);
+  const stored = ids.every((id) => id > ceiling) ? new Map<number, Row>() : await loadRows(trx, spec.table, spec.idColumn, ids);
+  return rows.map((row, index) => {
+    const id = ids[index]!;
+    const before = stored.get(id) ?? null;
+    if (entity === 'subscribers' && row.signing_secret === null) {
+      // Leaving the secret out keeps the one receivers already verify with.
+      if (before) row.signing_secret = before.signing_secret;
+      else {
+        row.signing_secret = generateSigningSecret();
+        generatedSecrets.push(id);
+      }
+    }
+    const outcome: Outcome = before === null ? 'inserted' : sameRow(spec, row, before) ? 'unchanged' : 'updated';
+    return { id, outcome, row, before };
+  });
+}
+
+/**
+ * The second reading, section by section in write order (parents first): licenses and timesheets
+ * are checked one element at a time, and every valid record is checked against its stored
+ * company, compared with the stored row and written, a chunk at a time. Once any problem is known
+ * nothing more is written (the caller rolls back), but the checks go on to report every problem.
+ */
+async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
+  const outcomes = new ImportOutcomes();
+  const total = facts.elementCount + facts.eventFilters.length;
+  let compared = 0;
+  let written = 0;
+  if (problems.count === 0) report({ stage: 'validated', done: total, total });
+  const reportCompared = () => report({ stage: 'compared', done: compared, total });
+  const filters: PlannedRow[] = [];
+  let sectionReported = false;
+
+  const store = async (entity: Entity, planned: PlannedRow[]) => {
+    outcomes.add(entity, planned);
+    compared += planned.length;
+    // A terminal redraws on every change of stage: the comparison is reported once per section
+    // (its first chunk, and its end below), the writing chunk by chunk.
+    if (!sectionReported) reportCompared();
+    sectionReported = true;
+    const { table, idColumn, fields } = TABLES[entity];
+    const changed = planned.filter(({ outcome }) => outcome !== 'unchanged');
+    // An inserted record was planned against the stored rows of this transaction: none has its id.
+    const stored = changed.map(({ outcome }) => outcome !== 'inserted');
+    await upsertRows(trx, table, idColumn, changed.map(({ row }) => row), fields.length, stored);
+    written += changed.length;
+    // The number still to write is not known until every record is compared: count the records
+    // not yet compared as if each will be.
+    report({ stage: 'written', done: written, total: written + total - compared });
+  };
+
+  const flush = async (section: Section, chunk: Valid[]) => {
+    if (chunk.length === 0) return;
+    // Checked even once the import is refused, so that every record that would move is reported.
+    await checks.storedCompany(section, chunk);
+    if (problems.count > 0) return;
+    const records = chunk.map((valid) => valid.record);
+    await store(section, await planChunk(trx, section, records, outcomes.generatedSecrets));
+    if (section === 'subscribers') {
+      const rows = (records as SubscriberInput[]).flatMap((value) => (value.eventFilters ?? []).map((filter) => ({ ...filter, subscriberId: value.id })));
+      filters.push(...(await planChunk(trx, 'eventFilters', rows, outcomes.generatedSecrets)));
+    }
+  };
+
+  for (const section of SECTION_NAMES) {
+    // A section the first reading found no element of would cost a whole reading of the file for nothing.
+    if (!facts.sectionsWithElements.has(section)) continue;
+    const early = CHECKED_FIRST.has(section);
+    const references = early ? [] : REFERENCES[section];
+    const { idField } = TABLES[section];
+    let chunk: Valid[] = [];
+    sectionReported = false;
+    await source.elements(section, (element, index) => {
+      if (!isPlainObject(element)) {
+        if (!early) problems.add([section, index], `expected an object, got ${kindOf(element)}`);
+        return;
+      }
+      const record = validRecord(section, index, element, early ? undefined : problems);
+      for (const { field, target } of references) {
+        const ref = element[field];
+        if (idLike(ref)) checks.reference(section, index, field, target, ref);
+      }
+      if (record === null) return;
+      if (section === 'timesheets') checks.timesheetCompany(index, record.employeeId as number, record.siteId as number);
+      chunk.push({ index, id: record[idField] as number, company: checks.companyOf(section, record), record });
+      // Only a full chunk returns a promise, so the reading waits once per chunk, not per element.
+      if (chunk.length < CHUNK_RECORDS) return;
+      const full = chunk;
+      chunk = [];
+      return flush(section, full);
+    });
+    await flush(section, chunk);
+    if (sectionReported) reportCompared();
+  }
+
+  if (problems.count > 0 || filters.length === 0) return outcomes;
+  // Two stored filters of one subscriber may swap pairs: those whose pair changes are first
+  // parked on a pair no real filter can have, or the unique index would trip halfway.
+  const moving = filters.filter(({ outcome, row, before }) => outcome === 'updated' && (row.event !== before?.event || row.event_type !== before?.event_type));
+  await parkEventFilters(trx, moving.map(({ id }) => id));
+  sectionReported = false;
+  await store('eventFilters', filters);
+  return outcomes;
 }
 
 /**
