@@ -9,7 +9,7 @@ import { CHECKED_FIRST, idLike, scanImport, validRecord, type ScannedImport } fr
 import { ImportValidationError } from './problems.js';
 import { sameRow, TABLES, toRow, type Entity, type Outcome, type PlannedRow } from './rows.js';
 import { memorySource } from './source.js';
-import { validateAgainstDatabase, type ElementChecks, type OwnedRecord } from './validate.js';
+import { validateAgainstDatabase, type OwnedRecord } from './validate.js';
 
 /**
  * SQLite's page cache during an import, in KiB (the default is 2 MB): a large import writes each
@@ -81,12 +81,14 @@ async function planChunk(trx: Tx, entity: Entity, records: readonly object[], ge
 }
 
 /**
- * The second reading, section by section in write order (parents first): licenses and timesheets
- * are checked one element at a time, and every valid record is checked against its stored
- * company, compared with the stored row and written, a chunk at a time. Once any problem is known
- * nothing more is written (the caller rolls back), but the checks go on to report every problem.
+ * The checks against the database (validate.ts), then the second reading, section by section in
+ * write order (parents first): licenses and timesheets are checked one element at a time, and
+ * every valid record is checked against its stored company, compared with the stored row and
+ * written, a chunk at a time. Once any problem is known nothing more is written (the caller rolls
+ * back), but the checks go on to report every problem.
  */
-async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, checks: ElementChecks, report: ImportProgressSink): Promise<ImportOutcomes> {
+async function applySource(trx: Tx, { source, facts, problems }: ScannedImport, report: ImportProgressSink): Promise<ImportOutcomes> {
+  const checks = await validateAgainstDatabase(trx, facts, problems);
   const outcomes = new ImportOutcomes();
   const total = facts.elementCount + facts.eventFilters.length;
   let compared = 0;
@@ -185,9 +187,8 @@ export async function importScanned(db: Db, scanned: ScannedImport, options: Imp
     const restorePageCache = await widenPageCache(trx, IMPORT_PAGE_CACHE_KIB);
     writeDirectly(db, trx);
     try {
-      const { facts, problems } = scanned;
-      const checks = await validateAgainstDatabase(trx, facts, problems);
-      const outcomes = await applySource(trx, scanned, checks, options.onProgress ?? (() => {}));
+      const { problems } = scanned;
+      const outcomes = await applySource(trx, scanned, options.onProgress ?? (() => {}));
       if (problems.count > 0) throw new ImportValidationError(problems.lines(), problems.count);
       if (options.onChanges) for (const part of outcomes.changes()) await options.onChanges(trx, part);
       // Last, just before the commit: a reader who notes a time before the commit and reads without

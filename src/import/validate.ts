@@ -135,6 +135,3 @@ export async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problem
   await checkEventFilters(trx, facts, problems);
   return { reference, ...companies };
 }
-
-/** The checks of single records that the second reading makes with what validateAgainstDatabase loaded. */
-export type ElementChecks = Awaited<ReturnType<typeof validateAgainstDatabase>>;
