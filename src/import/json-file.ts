@@ -63,8 +63,12 @@ export type KeepElement = (section: Section, value: unknown) => void | Promise<v
 const READ_SIZE = 256 * 1024;
 const PIECE_CHARS = 16 * 1024;
 
-// No lone surrogate: a high one not followed by a low one, or a low one not after a high one.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+declare global {
+  interface String {
+    /** False for text with a lone surrogate. ES2024 (Node 20 has it; the project's TypeScript library stops at ES2023). */
+    isWellFormed(): boolean;
+  }
+}
 
 /** How many bytes of `data` end on a character boundary; the rest belongs to the next read. */
 function wholeCharacters(data: Buffer): number {
@@ -235,7 +239,7 @@ class TokenReader {
   private takeText(): string {
     const text = this.text;
     this.text = '';
-    if (LONE_SURROGATE.test(text)) this.refuse(REFUSED.surrogate);
+    if (!text.isWellFormed()) this.refuse(REFUSED.surrogate);
     return text;
   }
 
