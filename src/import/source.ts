@@ -1,7 +1,6 @@
 import { mkdtemp, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { scanJsonFile, type SourceVisitor } from './json-file.js';
 import { LineFile } from './line-file.js';
 import { isSection, type Section } from './format.js';
@@ -56,7 +55,6 @@ export function fileSource(path: string): ImportSource {
  * lines die young (a megabyte of them outlived the young generation and cost full collections).
  */
 const WRITE_CHARS = 64 * 1024;
-const READ_SIZE = 256 * 1024;
 
 /** The spool's files could not be made or written (a missing or full temporary folder). */
 export class SpoolError extends Error {
@@ -105,24 +103,11 @@ class SpooledJsonFile implements ImportSource {
     const file = this.files.get(section);
     if (!file) return;
     await this.flush(file);
-    const buffer = Buffer.allocUnsafe(READ_SIZE);
-    const decoder = new StringDecoder('utf8');
-    let position = 0;
-    let carry = '';
     let index = 0;
-    for (;;) {
-      const { bytesRead } = await file.handle.read(buffer, 0, READ_SIZE, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const text = carry + decoder.write(buffer.subarray(0, bytesRead));
-      let start = 0;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        // Lines written from values the reader had already bounded and checked: JSON.parse is enough.
-        const taken = each(JSON.parse(text.slice(start, end)), index++);
-        if (taken) await taken;
-        start = end + 1;
-      }
-      carry = text.slice(start);
+    for await (const line of file.handle.readLines({ start: 0, autoClose: false })) {
+      // Lines written from values the reader had already bounded and checked: JSON.parse is enough.
+      const taken = each(JSON.parse(line), index++);
+      if (taken) await taken;
     }
   }
 
