@@ -202,9 +202,8 @@ export class LineFile {
   /**
    * Calls `block` with the bytes `start` to `end` in blocks of whole lines (their newlines
    * included): the `count` lines each read completes, the first numbered `line` (from 1), at byte
-   * `offset` of the file. A line longer than
-   * MAX_LINE_BYTES is refused once its bytes are seen, before more are read. The bytes are only
-   * valid during the call.
+   * `offset` of the file. A line longer than MAX_LINE_BYTES is refused once its bytes are seen,
+   * before more are read. The bytes are only valid during the call.
    */
   private async readBlocks(start: number, end: number, block: (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>): Promise<void> {
     const { buffer } = this;
