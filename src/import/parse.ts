@@ -111,19 +111,12 @@ function collectElement(section: Section, index: number, element: unknown, facts
   if (record && first && isParent(section)) facts.parents[section].set(id as number, record[REFERENCES[section][0]!.field] as number);
 }
 
-/** The first reading of a source, done before the database is opened (a syntax error stops there). */
-export interface ScannedImport {
-  source: ImportSource;
-  facts: FileFacts;
-  problems: Problems;
-}
-
 /**
  * The first reading: the file's shape, every id and reference, and the full checks of the
  * sections in CHECKED_FIRST (licenses and timesheets are only looked at for their ids here).
  * Throws JsonSyntaxError for a file that is not JSON.
  */
-export async function scanImport(source: ImportSource): Promise<ScannedImport> {
+export async function scanImport(source: ImportSource) {
   const problems = new Problems(source.lineOf?.bind(source));
   const facts = new FileFacts();
   const keys = new Set<string>();
@@ -139,3 +132,6 @@ export async function scanImport(source: ImportSource): Promise<ScannedImport> {
   });
   return { source, facts, problems };
 }
+
+/** The first reading of a source, done before the database is opened (a syntax error stops there). */
+export type ScannedImport = Awaited<ReturnType<typeof scanImport>>;
