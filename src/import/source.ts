@@ -1,4 +1,5 @@
-import { mkdtemp, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { open, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanJsonFile, type SourceVisitor } from './json-file.js';
@@ -80,7 +81,7 @@ type SectionFile = { handle: FileHandle; pending: string[]; pendingChars: number
  */
 class SpooledJsonFile implements ImportSource {
   private readonly files = new Map<Section, SectionFile>();
-  /** Folders whose file name could not be removed while open (not so on POSIX systems). */
+  /** Files whose name could not be removed while open (not so on POSIX systems). */
   private readonly leftovers: string[] = [];
 
   constructor(private readonly path: string) {}
@@ -116,21 +117,14 @@ class SpooledJsonFile implements ImportSource {
     const files = [...this.files.values()];
     this.files.clear();
     await Promise.all(files.map((file) => file.handle.close()));
-    await Promise.all(this.leftovers.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    await Promise.all(this.leftovers.splice(0).map((path) => rm(path, { force: true })));
   }
 
   private async openWith(section: Section, line: string): Promise<void> {
-    const dir = await mkdtemp(join(tmpdir(), 'shiftgate-import-')).catch(spoolFailed);
-    this.leftovers.push(dir);
-    const path = join(dir, `${section}.jsonl`);
-    this.files.set(section, { handle: await open(path, 'w+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
-    try {
-      await unlink(path);
-      await rmdir(dir);
-      this.leftovers.splice(this.leftovers.indexOf(dir), 1);
-    } catch {
-      // Removed by close() instead.
-    }
+    // A new name, opened only if nothing has it: nobody can have put a file or a link there first.
+    const path = join(tmpdir(), `shiftgate-import-${randomUUID()}-${section}.jsonl`);
+    this.files.set(section, { handle: await open(path, 'wx+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
+    await unlink(path).catch(() => this.leftovers.push(path));
   }
 
   private async flush(file: SectionFile): Promise<void> {
