@@ -58,18 +58,6 @@ const PARENT_COLUMN: Record<ParentKind, string> = { staff: 'company_id', sites: 
 /** A valid record of the file: where it is, its id and its company once imported (what the company check needs), and the record. */
 type Valid = { index: number; id: number; company: number | undefined; record: object };
 
-/** Which of the ids the file names but does not declare the database holds, per target. */
-async function storedTargets(trx: Tx, facts: FileFacts): Promise<Record<ReferenceTarget, Set<number>>> {
-  const stored = {} as Record<ReferenceTarget, Set<number>>;
-  for (const target of Object.keys(TARGET_NOUN) as ReferenceTarget[]) {
-    const elsewhere = new Set<number>();
-    for (const ref of facts.references) if (ref.target === target && !facts.ids[target].has(ref.id)) elsewhere.add(ref.id);
-    for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere.add(id);
-    stored[target] = new Set((await loadRows(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere)).keys());
-  }
-  return stored;
-}
-
 /**
  * Every record but a company belongs to one company, named by its first reference or through it.
  * Reads are scoped by company, so a stored record keeps its own (moving it would hand it, and all
@@ -170,7 +158,14 @@ async function checkEventFilters(trx: Tx, facts: FileFacts, problems: Problems):
  * and handed back.
  */
 async function validateAgainstDatabase(trx: Tx, facts: FileFacts, problems: Problems) {
-  const stored = await storedTargets(trx, facts);
+  // Which of the ids the file names but does not declare the database holds, per target.
+  const stored = {} as Record<ReferenceTarget, Set<number>>;
+  for (const target of Object.keys(TARGET_NOUN) as ReferenceTarget[]) {
+    const elsewhere = new Set<number>();
+    for (const ref of facts.references) if (ref.target === target && !facts.ids[target].has(ref.id)) elsewhere.add(ref.id);
+    for (const id of facts.laterReferences[target]) if (!facts.ids[target].has(id)) elsewhere.add(id);
+    stored[target] = new Set((await loadRows(trx, TABLES[target].table, TABLES[target].idColumn, elsewhere)).keys());
+  }
   // Resolves when the file declares the id (even in an invalid element) or the database holds it.
   const reference = (section: Section, index: number, field: string, target: ReferenceTarget, id: number) => {
     if (!facts.ids[target].has(id) && !stored[target].has(id)) problems.add([section, index, field], `${TARGET_NOUN[target]} ${id} does not exist`);
