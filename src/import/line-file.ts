@@ -6,13 +6,6 @@ import { IntList } from './id-index.js';
 import type { PathSegment } from './problems.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
-declare global {
-  interface String {
-    /** ES2024 (Node 20 has it; the project's TypeScript library stops at ES2023). */
-    isWellFormed(): boolean;
-  }
-}
-
 /** The longest line, in bytes: the JSON form's bound on one element. */
 const MAX_LINE_BYTES = MAX_ELEMENT_CHARS;
 /** A record's own depth, as an element of its section's array in the JSON form (object, array, element). */
@@ -37,9 +30,6 @@ interface SectionLines {
   hash: Hash;
   digest: string;
 }
-
-/** Told of a block of whole lines: `count` of them, the first numbered `line`, from byte `offset` of the file. */
-type LineBlock = (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>;
 
 /** A line of blanks (a carriage return included) holds no record. */
 const BLANK = /^[ \t\r]*$/;
@@ -115,7 +105,7 @@ export class LineFile {
     this.handle ??= await open(this.path, 'r');
     const { size } = await this.handle.stat();
     let previous: SectionLines | null = null;
-    await this.readBlocks(0, size, 1, async (bytes, count, firstLine, offset) => {
+    await this.readBlocks(0, size, async (bytes, count, firstLine, offset) => {
       let text: string;
       try {
         text = this.decoder.decode(bytes);
@@ -184,7 +174,7 @@ export class LineFile {
     for (let run = 0; run < lines.runs.length; run += 2) {
       // Lines the first reading checked, unless the file changed, which the hash tells at the end
       // (a refusal here too: its line numbers do not matter).
-      await this.readBlocks(lines.runs[run]!, lines.runs[run + 1]!, 1, (bytes, count, _line, offset) => {
+      await this.readBlocks(lines.runs[run]!, lines.runs[run + 1]!, (bytes, count, _line, offset) => {
         hash.update(bytes);
         return eachLine(bytes.toString('utf8'), count, offset, (text) => {
           let value: unknown;
@@ -211,14 +201,14 @@ export class LineFile {
 
   /**
    * Calls `block` with the bytes `start` to `end` in blocks of whole lines (their newlines
-   * included), numbered from `firstLine`: the lines each read completes. A line longer than
-   * MAX_LINE_BYTES is refused once its bytes are seen, before more are read. The bytes are only
-   * valid during the call.
+   * included): the `count` lines each read completes, the first numbered `line` (from 1), at byte
+   * `offset` of the file. A line longer than MAX_LINE_BYTES is refused once its bytes are seen,
+   * before more are read. The bytes are only valid during the call.
    */
-  private async readBlocks(start: number, end: number, firstLine: number, block: LineBlock): Promise<void> {
+  private async readBlocks(start: number, end: number, block: (bytes: Buffer, count: number, line: number, offset: number) => void | Promise<void>): Promise<void> {
     const { buffer } = this;
     let held = 0;
-    let line = firstLine;
+    let line = 1;
     let offset = start;
     const tooLong = (at: number): never => {
       throw new JsonRefusedError([], `longer than ${MAX_LINE_BYTES.toLocaleString('en')} bytes`, at);

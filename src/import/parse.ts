@@ -29,22 +29,22 @@ export const CHECKED_FIRST: ReadonlySet<Section> = new Set(['companies', 'custom
  * What the first reading learns of every element, valid or not (so a reference to an invalid one
  * does not also read as "does not exist"): per record an id and little else.
  */
-export interface FileFacts {
+export class FileFacts {
   /** Per section, id → index of the first element with it. */
-  ids: { [S in Section]: IdIndex };
+  readonly ids = Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as { [S in Section]: IdIndex };
   /** References made by the sections checked first. */
-  references: { section: Section; index: number; field: string; target: ReferenceTarget; id: number }[];
+  readonly references: { section: Section; index: number; field: string; target: ReferenceTarget; id: number }[] = [];
   /** Ids that licenses and timesheets refer to, per target (checked element by element later). */
-  laterReferences: Record<ReferenceTarget, Set<number>>;
+  readonly laterReferences: Record<ReferenceTarget, Set<number>> = { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() };
   /** The parent id a valid staff, site or customer element gives (first element per id only). */
-  parents: Record<ParentKind, Map<number, number>>;
-  eventFilters: EventFilterFacts[];
+  readonly parents: Record<ParentKind, Map<number, number>> = { staff: new Map(), sites: new Map(), customers: new Map() };
+  readonly eventFilters: EventFilterFacts[] = [];
   /** Event filter id → where it first appears. */
-  eventFilterIds: Map<number, PathSegment[]>;
+  readonly eventFilterIds = new Map<number, PathSegment[]>();
   /** Elements in the file, valid or not. */
-  elementCount: number;
+  elementCount = 0;
   /** The sections with at least one element, valid or not: the second reading reads only these. */
-  sectionsWithElements: Set<Section>;
+  readonly sectionsWithElements = new Set<Section>();
 }
 
 export function idLike(value: unknown): value is number {
@@ -111,30 +111,14 @@ function collectElement(section: Section, index: number, element: unknown, facts
   if (record && first && isParent(section)) facts.parents[section].set(id as number, record[REFERENCES[section][0]!.field] as number);
 }
 
-/** The first reading of a source, done before the database is opened (a syntax error stops there). */
-export interface ScannedImport {
-  source: ImportSource;
-  facts: FileFacts;
-  problems: Problems;
-}
-
 /**
  * The first reading: the file's shape, every id and reference, and the full checks of the
  * sections in CHECKED_FIRST (licenses and timesheets are only looked at for their ids here).
  * Throws JsonSyntaxError for a file that is not JSON.
  */
-export async function scanImport(source: ImportSource): Promise<ScannedImport> {
+export async function scanImport(source: ImportSource) {
   const problems = new Problems(source.lineOf?.bind(source));
-  const facts: FileFacts = {
-    ids: Object.fromEntries(SECTION_NAMES.map((s) => [s, new IdIndex()])) as FileFacts['ids'],
-    references: [],
-    laterReferences: { companies: new Set(), customers: new Set(), sites: new Set(), staff: new Set() },
-    parents: { staff: new Map(), sites: new Map(), customers: new Map() },
-    eventFilters: [],
-    eventFilterIds: new Map(),
-    elementCount: 0,
-    sectionsWithElements: new Set(),
-  };
+  const facts = new FileFacts();
   const keys = new Set<string>();
   await source.scan({
     notObject: (value) => problems.add([], `expected a JSON object, got ${kindOf(value)}`),
@@ -148,3 +132,6 @@ export async function scanImport(source: ImportSource): Promise<ScannedImport> {
   });
   return { source, facts, problems };
 }
+
+/** The first reading of a source, done before the database is opened (a syntax error stops there). */
+export type ScannedImport = Awaited<ReturnType<typeof scanImport>>;

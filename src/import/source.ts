@@ -1,7 +1,7 @@
-import { mkdtemp, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { open, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { scanJsonFile, type SourceVisitor } from './json-file.js';
 import { LineFile } from './line-file.js';
 import { isSection, type Section } from './format.js';
@@ -56,7 +56,6 @@ export function fileSource(path: string): ImportSource {
  * lines die young (a megabyte of them outlived the young generation and cost full collections).
  */
 const WRITE_CHARS = 64 * 1024;
-const READ_SIZE = 256 * 1024;
 
 /** The spool's files could not be made or written (a missing or full temporary folder). */
 export class SpoolError extends Error {
@@ -82,7 +81,7 @@ type SectionFile = { handle: FileHandle; pending: string[]; pendingChars: number
  */
 class SpooledJsonFile implements ImportSource {
   private readonly files = new Map<Section, SectionFile>();
-  /** Folders whose file name could not be removed while open (not so on POSIX systems). */
+  /** Files whose name could not be removed while open (not so on POSIX systems). */
   private readonly leftovers: string[] = [];
 
   constructor(private readonly path: string) {}
@@ -105,24 +104,11 @@ class SpooledJsonFile implements ImportSource {
     const file = this.files.get(section);
     if (!file) return;
     await this.flush(file);
-    const buffer = Buffer.allocUnsafe(READ_SIZE);
-    const decoder = new StringDecoder('utf8');
-    let position = 0;
-    let carry = '';
     let index = 0;
-    for (;;) {
-      const { bytesRead } = await file.handle.read(buffer, 0, READ_SIZE, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      const text = carry + decoder.write(buffer.subarray(0, bytesRead));
-      let start = 0;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        // Lines written from values the reader had already bounded and checked: JSON.parse is enough.
-        const taken = each(JSON.parse(text.slice(start, end)), index++);
-        if (taken) await taken;
-        start = end + 1;
-      }
-      carry = text.slice(start);
+    for await (const line of file.handle.readLines({ start: 0, autoClose: false })) {
+      // Lines written from values the reader had already bounded and checked: JSON.parse is enough.
+      const taken = each(JSON.parse(line), index++);
+      if (taken) await taken;
     }
   }
 
@@ -131,21 +117,14 @@ class SpooledJsonFile implements ImportSource {
     const files = [...this.files.values()];
     this.files.clear();
     await Promise.all(files.map((file) => file.handle.close()));
-    await Promise.all(this.leftovers.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    await Promise.all(this.leftovers.splice(0).map((path) => rm(path, { force: true })));
   }
 
   private async openWith(section: Section, line: string): Promise<void> {
-    const dir = await mkdtemp(join(tmpdir(), 'shiftgate-import-')).catch(spoolFailed);
-    this.leftovers.push(dir);
-    const path = join(dir, `${section}.jsonl`);
-    this.files.set(section, { handle: await open(path, 'w+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
-    try {
-      await unlink(path);
-      await rmdir(dir);
-      this.leftovers.splice(this.leftovers.indexOf(dir), 1);
-    } catch {
-      // Removed by close() instead.
-    }
+    // A new name, opened only if nothing has it: nobody can have put a file or a link there first.
+    const path = join(tmpdir(), `shiftgate-import-${randomUUID()}-${section}.jsonl`);
+    this.files.set(section, { handle: await open(path, 'wx+', 0o600).catch(spoolFailed), pending: [line], pendingChars: line.length + 1 });
+    await unlink(path).catch(() => this.leftovers.push(path));
   }
 
   private async flush(file: SectionFile): Promise<void> {
