@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { DAY_MS } from '../shared/clock.js';
 import type { Db } from '../shared/db/knex.js';
 import { runSubcommand } from './subcommands.js';
 import { findSubscriberSecrets, rotateSigningSecret } from '../repositories/subscriptions.js';
@@ -11,7 +12,7 @@ export const USAGE = `Usage:
   shiftgate subscribers rotate-secret ID [--json]`;
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
-const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+const ROTATION_OVERLAP_MS = DAY_MS;
 
 /** Shows the subscriber with its stored secrets, the previous one only while it still signs. */
 async function print(db: Db, id: number, now: number, json: boolean | undefined): Promise<number> {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable, Tx } from '../shared/db/knex.js';
+import { DAY_MS } from '../shared/clock.js';
 import { badInput, conflict } from '../shared/errors.js';
 
 /** How long a key is remembered; after that it may be used again. */
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = DAY_MS;
 /** Expired rows deleted per stored key: pruning keeps pace with new keys without a long delete. */
 const PRUNE_BATCH = 100;
 /** 1–255 printable ASCII characters (the API description states the same pattern). */
