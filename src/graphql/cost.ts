@@ -54,20 +54,19 @@ export const listLengthArgument = (name: string) => ({ [LENGTH_ARGUMENT]: name }
 
 type AnyField = GraphQLField<unknown, unknown>;
 
-type ListLengthRule = 'page' | 'argument' | 'cap' | 'edges';
+type ListLengthRule = 'page' | 'argument' | 'cap';
 
 const PAGE_ARGUMENTS = ['first', 'last'];
 const CURSOR_ARGUMENTS = ['after', 'before'];
 
 /**
- * What bounds a list field's length: its page arguments, an argument it has one item for, a
- * declared cap, or (a connection's edges) the page of the field that returned the connection.
+ * What bounds a list field's length: its page arguments, an argument it has one item for, or a
+ * declared cap. (A connection's edges count once: the field that returned the connection counts its page.)
  */
-export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): ListLengthRule | undefined {
+export function listLengthRule(field: AnyField): ListLengthRule | undefined {
   if (field.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) return 'page';
   if (typeof field.extensions[LENGTH_ARGUMENT] === 'string') return 'argument';
   if (typeof field.extensions[LIST_CAP] === 'number') return 'cap';
-  if (field.name === 'edges' && (isObjectType(parent) || isInterfaceType(parent)) && 'pageInfo' in parent.getFields()) return 'edges';
   return undefined;
 }
 
@@ -167,7 +166,7 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
   const definition = fieldDefinition(parent, field);
-  const rule = definition && parent ? listLengthRule(parent, definition) : undefined;
+  const rule = definition && listLengthRule(definition);
   const own = OBJECT_COST + selectionCost(field.selectionSet, compositeType(definition && getNamedType(definition.type)), input, fragments);
   return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
 }
