@@ -11,9 +11,6 @@ export const USAGE = `Usage:
   shiftgate subscribers show ID [--json]
   shiftgate subscribers rotate-secret ID [--json]`;
 
-/** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
-const ROTATION_OVERLAP_MS = DAY_MS;
-
 /** Shows the subscriber with its stored secrets, the previous one only while it still signs. */
 async function print(db: Db, id: number, now: number, json: boolean | undefined): Promise<number> {
   const found = await findSubscriberSecrets(db, id);
@@ -55,8 +52,8 @@ function show(db: Db, args: string[]): Promise<number> {
 async function rotate(db: Db, args: string[]): Promise<number> {
   const { id, json } = subscriberArgs(args, 'rotate-secret');
   const now = Date.now();
-  // Deliveries sign with both secrets until the old one expires, so receivers never see a gap.
-  const rotated = await rotateSigningSecret(db, id, generateSigningSecret(), new Date(now + ROTATION_OVERLAP_MS).toISOString());
+  // Deliveries sign with both secrets until the old one expires a day later, so receivers can switch over without a gap.
+  const rotated = await rotateSigningSecret(db, id, generateSigningSecret(), new Date(now + DAY_MS).toISOString());
   if (rotated && !json) console.log(`Rotated the signing secret of subscriber ${id}; both secrets sign for 24 hours.`);
   return print(db, id, now, json);
 }
