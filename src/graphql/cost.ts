@@ -3,8 +3,7 @@ import {
   getOperationAST,
   GraphQLError,
   isCompositeType,
-  isObjectType,
-  isInterfaceType,
+  isUnionType,
   Kind,
   valueFromASTUntyped,
   type DocumentNode,
@@ -119,11 +118,6 @@ function listLength(field: FieldNode, definition: AnyField | undefined, rule: Li
   return capped ?? 1;
 }
 
-function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldNode): AnyField | undefined {
-  if (!parent || !(isObjectType(parent) || isInterfaceType(parent))) return undefined;
-  return parent.getFields()[field.name.value] as AnyField | undefined;
-}
-
 function compositeType(type: GraphQLNamedType | null | undefined): GraphQLCompositeType | undefined {
   return type && isCompositeType(type) ? type : undefined;
 }
@@ -165,7 +159,7 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   if (!field.selectionSet) return SCALAR_COST;
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
-  const definition = fieldDefinition(parent, field);
+  const definition = parent && !isUnionType(parent) ? (parent.getFields()[field.name.value] as AnyField | undefined) : undefined;
   const rule = definition && listLengthRule(definition);
   const own = OBJECT_COST + selectionCost(field.selectionSet, compositeType(definition && getNamedType(definition.type)), input, fragments);
   return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
