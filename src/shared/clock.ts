@@ -1,4 +1,3 @@
-/** One day in milliseconds. */
 export const DAY_MS = 24 * 3600 * 1000;
 
 /** A modification time that is strictly later than the previous one, even within one millisecond. */
