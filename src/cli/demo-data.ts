@@ -152,16 +152,15 @@ export async function loadDemoData(db: Db): Promise<void> {
  * transaction behind an advisory lock, so exactly one of them loads and the rest see data.
  */
 export async function loadDemoDataIfEmpty(db: Db): Promise<boolean> {
-  if (!isPostgres(db)) {
-    if (!(await isDatabaseEmpty(db))) return false;
-    await loadDemoData(db);
+  const loadIfEmpty = async (into: Db) => {
+    if (!(await isDatabaseEmpty(into))) return false;
+    await loadDemoData(into);
     return true;
-  }
+  };
+  if (!isPostgres(db)) return loadIfEmpty(db);
   return db.transaction(async (trx) => {
     await waitTransactionLock(trx, 'demo-data');
-    if (!(await isDatabaseEmpty(trx))) return false;
-    await loadDemoData(trx);
-    return true;
+    return loadIfEmpty(trx);
   });
 }
 

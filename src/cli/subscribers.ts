@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { DAY_MS } from '../shared/clock.js';
 import type { Db } from '../shared/db/knex.js';
 import { runSubcommand } from './subcommands.js';
 import { findSubscriberSecrets, rotateSigningSecret } from '../repositories/subscriptions.js';
@@ -9,9 +10,6 @@ import { parseCommandArgs, parseId, UsageError } from './args.js';
 export const USAGE = `Usage:
   shiftgate subscribers show ID [--json]
   shiftgate subscribers rotate-secret ID [--json]`;
-
-/** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
-const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** Shows the subscriber with its stored secrets, the previous one only while it still signs. */
 async function print(db: Db, id: number, now: number, json: boolean | undefined): Promise<number> {
@@ -54,8 +52,8 @@ function show(db: Db, args: string[]): Promise<number> {
 async function rotate(db: Db, args: string[]): Promise<number> {
   const { id, json } = subscriberArgs(args, 'rotate-secret');
   const now = Date.now();
-  // Deliveries sign with both secrets until the old one expires, so receivers never see a gap.
-  const rotated = await rotateSigningSecret(db, id, generateSigningSecret(), new Date(now + ROTATION_OVERLAP_MS).toISOString());
+  // Deliveries sign with both secrets until the old one expires a day later, so receivers can switch over without a gap.
+  const rotated = await rotateSigningSecret(db, id, generateSigningSecret(), new Date(now + DAY_MS).toISOString());
   if (rotated && !json) console.log(`Rotated the signing secret of subscriber ${id}; both secrets sign for 24 hours.`);
   return print(db, id, now, json);
 }

@@ -3,8 +3,7 @@ import {
   getOperationAST,
   GraphQLError,
   isCompositeType,
-  isObjectType,
-  isInterfaceType,
+  isUnionType,
   Kind,
   valueFromASTUntyped,
   type DocumentNode,
@@ -54,20 +53,19 @@ export const listLengthArgument = (name: string) => ({ [LENGTH_ARGUMENT]: name }
 
 type AnyField = GraphQLField<unknown, unknown>;
 
-type ListLengthRule = 'page' | 'argument' | 'cap' | 'edges';
+type ListLengthRule = 'page' | 'argument' | 'cap';
 
 const PAGE_ARGUMENTS = ['first', 'last'];
 const CURSOR_ARGUMENTS = ['after', 'before'];
 
 /**
- * What bounds a list field's length: its page arguments, an argument it has one item for, a
- * declared cap, or (a connection's edges) the page of the field that returned the connection.
+ * What bounds a list field's length: its page arguments, an argument it has one item for, or a
+ * declared cap. (A connection's edges count once: the field that returned the connection counts its page.)
  */
-export function listLengthRule(parent: GraphQLCompositeType, field: AnyField): ListLengthRule | undefined {
+export function listLengthRule(field: AnyField): ListLengthRule | undefined {
   if (field.args.some((arg) => PAGE_ARGUMENTS.includes(arg.name))) return 'page';
   if (typeof field.extensions[LENGTH_ARGUMENT] === 'string') return 'argument';
   if (typeof field.extensions[LIST_CAP] === 'number') return 'cap';
-  if (field.name === 'edges' && (isObjectType(parent) || isInterfaceType(parent)) && 'pageInfo' in parent.getFields()) return 'edges';
   return undefined;
 }
 
@@ -120,11 +118,6 @@ function listLength(field: FieldNode, definition: AnyField | undefined, rule: Li
   return capped ?? 1;
 }
 
-function fieldDefinition(parent: GraphQLCompositeType | undefined, field: FieldNode): AnyField | undefined {
-  if (!parent || !(isObjectType(parent) || isInterfaceType(parent))) return undefined;
-  return parent.getFields()[field.name.value] as AnyField | undefined;
-}
-
 function compositeType(type: GraphQLNamedType | null | undefined): GraphQLCompositeType | undefined {
   return type && isCompositeType(type) ? type : undefined;
 }
@@ -166,8 +159,8 @@ function fieldCost(field: FieldNode, parent: GraphQLCompositeType | undefined, i
   if (!field.selectionSet) return SCALAR_COST;
   // Introspection is bounded by the schema, not by the caller (and switched off in production).
   if (field.name.value === '__schema' || field.name.value === '__type') return 0;
-  const definition = fieldDefinition(parent, field);
-  const rule = definition && parent ? listLengthRule(parent, definition) : undefined;
+  const definition = parent && !isUnionType(parent) ? (parent.getFields()[field.name.value] as AnyField | undefined) : undefined;
+  const rule = definition && listLengthRule(definition);
   const own = OBJECT_COST + selectionCost(field.selectionSet, compositeType(definition && getNamedType(definition.type)), input, fragments);
   return (rule === 'page' ? Math.max(own, PAGE_ITEM_FLOOR) : own) * Math.max(listLength(field, definition, rule, input), 1);
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable, Tx } from '../shared/db/knex.js';
+import { DAY_MS } from '../shared/clock.js';
 import { badInput, conflict } from '../shared/errors.js';
 
-/** How long a key is remembered; after that it may be used again. */
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** Expired rows deleted per stored key: pruning keeps pace with new keys without a long delete. */
 const PRUNE_BATCH = 100;
 /** 1–255 printable ASCII characters (the API description states the same pattern). */
@@ -15,7 +14,7 @@ type IdempotentRequest = NonNullable<ReturnType<typeof idempotentRequest>>;
 /**
  * The request's idempotency terms, or null without a key: the same key must come with the same
  * operation and input (its fingerprint; fields absent and null count alike, the key is left out).
- * `cutoff` starts the window: a key stored before it is free again.
+ * `cutoff` starts the window of one day: a key stored before it is free again.
  */
 export function idempotentRequest(operation: string, input: Record<string, unknown> & { idempotencyKey?: string | null }, apiKeyId: number, now: Date) {
   const key = input.idempotencyKey;
@@ -26,7 +25,7 @@ export function idempotentRequest(operation: string, input: Record<string, unkno
     .sort()
     .map((name) => [name, input[name]]);
   const fingerprint = createHash('sha256').update(JSON.stringify([operation, fields])).digest('hex');
-  return { apiKeyId, key, fingerprint, cutoff: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(), now };
+  return { apiKeyId, key, fingerprint, cutoff: new Date(now.getTime() - DAY_MS).toISOString(), now };
 }
 
 /** The answer first given to this key within the window, if any; the same key with another request is a conflict. */

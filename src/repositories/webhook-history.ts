@@ -1,7 +1,7 @@
 import { isPostgres, type Db } from '../shared/db/knex.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
+import { DAY_MS } from '../shared/clock.js';
 
-const DAY_MS = 24 * 3600 * 1000;
 /** Rows per step: each step is one short transaction, so writers never wait long behind it. */
 const BATCH_SIZE = 500;
 /** Steps per run and table; whatever is left waits for the next run. */

@@ -5,8 +5,8 @@ import { groupById } from '../shared/db/columns.js';
 import { isPostgres, type Db, type Queryable } from '../shared/db/knex.js';
 import { emitEvent } from './outbox.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
+import { DAY_MS } from '../shared/clock.js';
 
-const DAY_MS = 24 * 3600 * 1000;
 /** Licenses read per step; each step is one short read and at most one write transaction per company. */
 const SCAN_CHUNK = 1000;
 

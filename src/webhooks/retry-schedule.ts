@@ -1,3 +1,5 @@
+import { DAY_MS } from '../shared/clock.js';
+
 /** When the next attempt is due after `attemptsMade` failed attempts, or null when retries are exhausted. */
 export function nextAttemptDelayMs(
   schedule: readonly number[],
@@ -13,11 +15,9 @@ export function nextAttemptDelayMs(
   return Math.round(Math.max(jittered, retryAfterMs ?? 0));
 }
 
-const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
-
-/** Reads Retry-After (delta seconds or an HTTP date); capped so a receiver cannot park a delivery forever. */
+/** Reads Retry-After (delta seconds or an HTTP date); capped at one day so a receiver cannot park a delivery forever. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
   const trimmed = value?.trim() ?? '';
   const ms = /^[0-9]+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - nowMs;
-  return Number.isNaN(ms) ? null : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+  return Number.isNaN(ms) ? null : Math.min(Math.max(ms, 0), DAY_MS);
 }
