@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../shared/db/knex.js';
-import { loadRows, parkEventFilters, rowsByIds, storedCeiling, storedCompanies, upsertRows, type OwnedKind, type Row } from '../repositories/import-tables.js';
+import { loadRows, parkEventFilters, rowsByIds, storedCeiling, upsertRows, type Row } from '../repositories/import-tables.js';
+import { ownerCompanies, type OwnedKind } from '../repositories/organisation.js';
 import { widenPageCache, writeDirectly } from '../repositories/import-tables.js';
 import { markTimesheetsModified } from '../repositories/timesheets.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
@@ -101,7 +102,7 @@ async function companyChecks(trx: Tx, facts: FileFacts, problems: Problems) {
       const ceiling = await storedCeiling(trx, TABLES[section].table, TABLES[section].idColumn);
       const known = records.filter((r) => r.company !== undefined && r.id <= ceiling);
       if (known.length === 0) return;
-      const before = await storedCompanies(trx, section, known.map((r) => r.id));
+      const before = await ownerCompanies(trx, section, known.map((r) => r.id));
       for (const { index, id, company } of known) {
         const was = before.get(id);
         if (was === undefined || was === company) continue;

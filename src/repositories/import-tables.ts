@@ -1,7 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgres, pooledSqliteConnection, type Db, type Tx } from '../shared/db/knex.js';
 import { chunk, ID_CHUNK } from '../shared/chunk.js';
-import { timesheetCompanies } from './timesheets.js';
 
 /** The import's reads and writes, by id (tables named in src/import/rows.ts), a few hundred ids per statement. */
 
@@ -40,26 +39,6 @@ export async function storedCeiling(trx: Tx, table: string, column: string): Pro
     known.set(table, (ceiling = Number(row?.largest ?? 0)));
   }
   return ceiling;
-}
-
-/** The kinds of record that belong to a company, directly or through their parents. */
-export type OwnedKind = 'customers' | 'sites' | 'staff' | 'licenses' | 'timesheets' | 'subscribers';
-
-/** The company each of these stored records belongs to, through its parents; unknown ids are left out. */
-export async function storedCompanies(trx: Tx, kind: OwnedKind, ids: Iterable<number>): Promise<Map<number, number>> {
-  const unique = [...new Set(ids)];
-  if (kind === 'timesheets') return timesheetCompanies(trx, unique);
-  const companies = new Map<number, number>();
-  for (const part of chunk(unique, ID_CHUNK)) {
-    const query =
-      kind === 'sites'
-        ? trx('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id').whereIn('s.id', part)
-        : kind === 'licenses'
-          ? trx('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id').whereIn('l.security_license_id', part)
-          : trx(kind).select('id', 'company_id').whereIn('id', part);
-    for (const row of (await query) as Row[]) companies.set(Number(row.id), Number(row.company_id));
-  }
-  return companies;
 }
 
 /** Moves these event filters onto a pair no real filter can have, out of the way of the (subscriber, event, eventType) unique index. */

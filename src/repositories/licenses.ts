@@ -1,7 +1,6 @@
 import type { Db, Queryable } from '../shared/db/knex.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
-import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import { alignById, toBool, toInt, toText } from '../shared/db/columns.js';
 import { selectRows } from '../shared/db/statements.js';
 import { applyKeysetPage, withinCompany } from './tenant-scope.js';
@@ -80,17 +79,6 @@ export async function licensePage(db: Db, principal: Principal, employeeId: numb
   const query = selectLicenses(db, principal.companyId).where('l.employee_id', employeeId);
   if (page.filter !== null) query.where('l.license_number', page.filter);
   return (await selectRows(db, applyKeysetPage(query, 'l.security_license_id', page))).map(toLicense);
-}
-
-/** The company owning each of these licenses (through its staff member); unknown ids are left out. */
-export async function licenseCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
-  const owners = new Map<number, number>();
-  for (const part of chunk(ids, ID_CHUNK)) {
-    const licenses = db('licenses as l').join('staff as s', 's.id', 'l.employee_id').whereIn('l.security_license_id', part);
-    const rows = (await licenses.select('l.security_license_id as id', 's.company_id')) as { id: number; company_id: number }[];
-    for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
-  }
-  return owners;
 }
 
 /** What the expiry scan needs of a license. */

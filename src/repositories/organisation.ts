@@ -1,4 +1,5 @@
-import type { Db } from '../shared/db/knex.js';
+import type { Db, Queryable } from '../shared/db/knex.js';
+import { chunk, ID_CHUNK } from '../shared/chunk.js';
 import type { Principal } from '../shared/principal.js';
 import type { KeysetPage } from '../shared/pagination/keyset.js';
 import { alignById, groupById } from '../shared/db/columns.js';
@@ -95,4 +96,28 @@ export async function keyScopeProblems(db: Db, companyId: number, customerIds: r
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return (await db('companies').first('id')) === undefined;
+}
+
+/** The kinds of record that belong to a company, directly or through their parents. */
+export type OwnedKind = 'customers' | 'sites' | 'staff' | 'licenses' | 'timesheets' | 'subscribers';
+
+/** The company each of these stored records belongs to, through its parents; unknown ids are left out. */
+export async function ownerCompanies(q: Queryable, kind: OwnedKind, ids: Iterable<number>): Promise<Map<number, number>> {
+  const companies = new Map<number, number>();
+  for (const part of chunk([...new Set(ids)], ID_CHUNK)) {
+    const query =
+      kind === 'timesheets'
+        ? q('timesheets as t')
+            .join('sites as si', 'si.id', 't.site_id')
+            .join('customers as c', 'c.id', 'si.customer_id')
+            .select('t.timesheet_id as id', 'c.company_id')
+            .whereIn('t.timesheet_id', part)
+        : kind === 'sites'
+          ? q('sites as s').join('customers as c', 'c.id', 's.customer_id').select('s.id as id', 'c.company_id').whereIn('s.id', part)
+          : kind === 'licenses'
+            ? q('licenses as l').join('staff as st', 'st.id', 'l.employee_id').select('l.security_license_id as id', 'st.company_id').whereIn('l.security_license_id', part)
+            : q(kind).select('id', 'company_id').whereIn('id', part);
+    for (const row of (await query) as Record<string, unknown>[]) companies.set(Number(row.id), Number(row.company_id));
+  }
+  return companies;
 }

@@ -173,17 +173,3 @@ export async function markTimesheetsModified(trx: Queryable, changes: ShownChang
     await trx('timesheets').whereIn('site_id', trx('sites').select('id').whereIn('customer_id', part)).update(stamp);
   }
 }
-
-/** The company owning each of these timesheets (through its site's customer); unknown ids are left out. */
-export async function timesheetCompanies(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
-  const owners = new Map<number, number>();
-  for (const part of chunk(ids, ID_CHUNK)) {
-    const rows = (await db('timesheets as t')
-      .join('sites as si', 'si.id', 't.site_id')
-      .join('customers as c', 'c.id', 'si.customer_id')
-      .whereIn('t.timesheet_id', part)
-      .select('t.timesheet_id as id', 'c.company_id')) as { id: number; company_id: number }[];
-    for (const row of rows) owners.set(Number(row.id), Number(row.company_id));
-  }
-  return owners;
-}

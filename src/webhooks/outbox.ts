@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { licenseCompanies } from '../repositories/licenses.js';
+import { ownerCompanies } from '../repositories/organisation.js';
 import { activeSubscriptionIdsFor } from '../repositories/subscriptions.js';
-import { timesheetCompanies } from '../repositories/timesheets.js';
 import { insertPendingDeliveries } from '../repositories/webhook-deliveries.js';
 import { insertEvent, type EventInsert } from '../repositories/webhook-events.js';
 import type { Queryable } from '../shared/db/knex.js';
@@ -71,7 +70,7 @@ export async function emitDataEvents(trx: Queryable, changes: DataChanges, now: 
     for (let start = 0; start < touched.length; start += CHANGES_PER_SLICE) {
       const slice = touched.slice(start, start + CHANGES_PER_SLICE);
       const ids = slice.map((c) => c.id);
-      const owners = kind === 'timesheet' ? await timesheetCompanies(trx, ids) : await licenseCompanies(trx, ids);
+      const owners = await ownerCompanies(trx, kind === 'timesheet' ? 'timesheets' : 'licenses', ids);
       const events: EventInsert[] = [];
       for (const change of slice) {
         const companyId = owners.get(change.id);
