@@ -50,16 +50,8 @@ export class TokenIssuer {
   async issue(keyId: number): Promise<AccessToken> {
     const issuedAt = Math.floor(this.now() / 1000);
     const expiresAt = issuedAt + this.ttlSeconds;
-    const accessToken = await new SignJWT({})
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-      .setSubject(String(keyId))
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt(issuedAt)
-      .setNotBefore(issuedAt)
-      .setExpirationTime(expiresAt)
-      .setJti(randomUUID())
-      .sign(this.key);
+    const claims = { sub: String(keyId), iss: ISSUER, aud: AUDIENCE, iat: issuedAt, nbf: issuedAt, exp: expiresAt, jti: randomUUID() };
+    const accessToken = await new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' }).sign(this.key);
     return { accessToken, tokenType: 'Bearer', expiresIn: this.ttlSeconds, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
