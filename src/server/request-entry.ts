@@ -9,6 +9,7 @@ import { recordRequest } from '../shared/observability/metrics.js';
 import { attachRequestContext, requestContextOf, type RequestContext } from '../shared/request-context.js';
 import { headerBytes, overLimit } from './client-errors.js';
 import type { CorsLayer, CorsOutcome } from './cors.js';
+import { pathOf } from './routing-path.js';
 
 // Printable, header- and log-safe characters only: a caller's id must not forge log fields.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-/+=@]{1,128}$/;
@@ -17,12 +18,6 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-/+=@]{1,128}$/;
 function requestIdOf(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
   return value !== undefined && SAFE_REQUEST_ID.test(value) ? value : randomUUID();
-}
-
-function pathnameOf(url: string | undefined): string {
-  if (!url) return '/';
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
 }
 
 /**
@@ -98,7 +93,7 @@ export function requestEntry(handle: (req: IncomingMessage, res: ServerResponse)
   const { limits, logger } = options;
   const onClose = requestLogListener(logger, options.routePaths, options.fixedPaths);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const pathname = pathnameOf(req.url);
+    const pathname = pathOf(req.url || '/');
     const context: LoggedRequest = { requestId: requestIdOf(req.headers['x-request-id']), log: logger, started: performance.now(), pathname, logged: false };
     attachRequestContext(res, context);
     res.setHeader('x-request-id', context.requestId);
