@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { Execute } from '../graphql/execute.js';
 import { badInput } from '../shared/errors.js';
-import { failureOfResult, refusal } from '../shared/http/failure.js';
+import { failureOfResult } from '../shared/http/failure.js';
 import { readJsonObject, readUtf8Body } from '../shared/http/read-body.js';
-import { sendEnvelopeFailure, sendFailure, sendJson, successEnvelope, type PageParameters } from '../shared/http/respond.js';
+import { refuseMethod, sendEnvelopeFailure, sendFailure, sendJson, successEnvelope, type PageParameters } from '../shared/http/respond.js';
 import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
 import { readParams } from './params.js';
@@ -122,9 +122,7 @@ export class RestAdapter {
       return true;
     }
     if (methods.length === 0) return false;
-    const allow = [...new Set(methods)].join(', ');
-    req.resume();
-    sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
+    refuseMethod(req, res, [...new Set(methods)].join(', '));
     return true;
   }
 
