@@ -8,7 +8,7 @@ import { schema } from '../graphql/schema.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { apiError, badInput, unauthenticated } from '../shared/errors.js';
 import { failureOfError } from '../shared/http/failure.js';
-import { readUtf8Body } from '../shared/http/read-body.js';
+import { JSON_CONTENT_TYPE, readUtf8Body } from '../shared/http/read-body.js';
 import { sendGraphQLFailure } from '../shared/http/respond.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import type { Principal } from '../shared/principal.js';
@@ -29,7 +29,6 @@ const GRAPHIQL_HEADERS = {
 
 const STREAM_MEDIA_TYPES = /text\/event-stream|multipart\/mixed/i;
 const JSON_MEDIA_TYPES = /json|\*\/\*|application\/\*/i;
-const JSON_BODY = /^application\/json\s*(;|$)/i;
 /** The needles as bytes, so a search does not encode them on every request. */
 const SUBSCRIPTION_BYTES = Buffer.from('subscription');
 const ESCAPE_BYTES = Buffer.from('\\u');
@@ -73,7 +72,7 @@ function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | u
   const accept = req.headers.accept ?? '';
   if (STREAM_MEDIA_TYPES.test(accept) && !JSON_MEDIA_TYPES.test(accept)) return true;
   if (body === undefined) return false;
-  return !JSON_BODY.test(req.headers['content-type'] ?? '') || isJsonArray(body);
+  return !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || isJsonArray(body);
 }
 
 export interface AdmissionOptions {

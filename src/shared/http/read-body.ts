@@ -5,6 +5,9 @@ import { isPlainObject } from '../is-plain-object.js';
 
 const NO_BODY = Buffer.alloc(0);
 
+/** A Content-Type of application/json, with or without parameters. */
+export const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
 /** What a request that closes before its body ends is refused with, as node's stream helpers word it. */
 const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
@@ -47,37 +50,30 @@ function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const listeners: Record<string, Parameters<IncomingMessage['on']>[1]> = {
-      data: (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= limit) {
-          chunks.push(chunk);
-          return;
-        }
-        stop();
-        req.resume();
-        // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
-        // its 413 answered; one still arriving is not waited for (the connection closes).
-        setImmediate(() => {
-          if (!req.complete) req.destroy();
-          reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
-        });
-      },
-      end: () => {
-        stop();
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      },
-      error: (error: Error) => {
-        stop();
-        reject(error);
-      },
-      close: () => {
-        stop();
-        reject(prematureClose());
-      },
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.resume();
+      // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
+      // its 413 answered; one still arriving is not waited for (the connection closes).
+      setImmediate(() => {
+        if (!req.complete) req.destroy();
+        reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
+      });
     };
-    const stop = () => Object.entries(listeners).forEach(([event, listener]) => req.off(event, listener));
-    Object.entries(listeners).forEach(([event, listener]) => req.on(event, listener));
+    // 'end' calls it without an error, 'error' with one.
+    const finish = (error?: Error) => {
+      stop();
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onClose = () => finish(prematureClose());
+    const stop = () => req.off('data', onData).off('end', finish).off('error', finish).off('close', onClose);
+    req.on('data', onData).on('end', finish).on('error', finish).on('close', onClose);
   });
 }
 
@@ -134,7 +130,7 @@ export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
  */
 export async function readJsonObject(req: IncomingMessage, limit: number, allowed: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const raw = await readBody(req, limit);
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type']?.trim() ?? '')) {
+  if (!JSON_CONTENT_TYPE.test(req.headers['content-type']?.trim() ?? '')) {
     throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
   const text = utf8Body(raw, req.headers['content-type']).toString('utf8');
