@@ -15,11 +15,7 @@ import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
 import type { LiveStreams, LiveTicket } from '../webhooks/live-streams.js';
 
-/**
- * The GraphiQL page's headers. Everything the page loads comes from this server
- * (src/server/graphiql/assets.ts); the policy makes the browser refuse anything else. Monaco adds
- * style elements and starts its workers.
- */
+/** The GraphiQL page's headers: the policy lets it load only this server's assets (src/server/graphiql/assets.ts) and Monaco's styles and workers. */
 const GRAPHIQL_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -86,15 +82,11 @@ export interface AdmissionOptions {
 /**
  * What an authenticated /graphql request passes before a GraphQL handler answers it; resolves with
  * its live-stream ticket, if it has one, and is undefined at once for nearly every request.
- *
- * A batch counts as many requests as it has operations (authentication charged one, the others
- * are charged here), and their costs together are held to GRAPHQL_MAX_COST before any runs; one
- * operation is costed as it runs, a bad batch is refused by yoga.
- *
- * A request that carries a subscription operation (in its URL or body, whichever is selected)
- * takes a live-stream slot (src/webhooks/live-streams.ts), so a stream over the caps is refused
- * with a plain 429 rather than an event stream carrying an error; a query counted so holds its
- * slot only until it is answered.
+ * A batch counts as many requests as it has operations (authentication charged one), and their
+ * costs together are held to GRAPHQL_MAX_COST before any runs; one operation is costed as it runs.
+ * A request carrying a subscription operation (in its URL or body) takes a live-stream slot
+ * (src/webhooks/live-streams.ts), so a stream over the caps is refused with a plain 429 rather
+ * than an event stream carrying an error; a query counted so holds its slot until it is answered.
  */
 export function graphqlAdmission({ limits, charge, liveStreams, tokens }: AdmissionOptions) {
   /** One operation's cost; one that does not parse or name an operation clearly is refused before it runs, and counts nothing. */
@@ -168,23 +160,18 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
     }
     try {
       const principal = await options.authenticate(req, res);
-      let body: Buffer | undefined;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
-        if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
-          throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-        }
-        body = await readUtf8Body(req, options.bodyLimitBytes);
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
+      if (hasBody && !/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+        throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       }
+      const body = hasBody ? await readUtf8Body(req, options.bodyLimitBytes) : undefined;
       const admitting = admit(req, res, principal, body);
       const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
       if (!yogaAnswers(req, liveStream, body)) return await httpHandler(req, res, context, body);
-      if (body !== undefined) {
-        const read = body;
-        // yoga takes the body already read as an async iterable instead of the socket.
-        (req as IncomingMessage & { body?: unknown }).body = { size: read.length, async *[Symbol.asyncIterator]() { yield read; } };
-      }
+      // yoga takes the body already read as an async iterable instead of the socket.
+      if (body !== undefined) (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
       await yoga(req, res, context);
     } catch (thrown) {
       req.resume();

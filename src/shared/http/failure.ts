@@ -11,10 +11,7 @@ export interface HttpFailure {
   code: string;
   messages: string[];
   headers: Record<string, string>;
-  /**
-   * An internal error that has not been logged yet; never shown to the caller, who learns only
-   * that it happened and the request id to quote.
-   */
+  /** An internal error that has not been logged yet; never shown to the caller. */
   unlogged?: unknown;
 }
 

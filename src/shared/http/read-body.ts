@@ -86,11 +86,10 @@ export async function readUtf8Body(req: IncomingMessage, limit: number): Promise
 function declaresOtherCharset(contentType: string | undefined): boolean {
   // Most values have no parameters at all (`application/json`).
   if (contentType === undefined || !contentType.includes(';')) return false;
-  return contentType
-    .split(';')
-    .slice(1)
-    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase())
-    .some((charset) => charset !== undefined && charset !== 'utf-8' && charset !== 'utf8');
+  return contentType.split(';').slice(1).some((parameter) => {
+    const charset = /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase();
+    return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8';
+  });
 }
 
 /**
