@@ -4,10 +4,7 @@ import { createHandler, type ResponseInit } from 'graphql-http';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 /** What graphql-http carries for one request: the caller, and the result once the operation ran. */
-interface Exchange {
-  serverContext: ServerContext;
-  result?: ExecutionResult;
-}
+type Exchange = { serverContext: ServerContext; result?: ExecutionResult };
 
 /** An error's `extensions.http`; a `spec` status applies only under application/graphql-response+json (GraphQL over HTTP). */
 function httpOf(error: GraphQLError): { status?: number; headers?: Record<string, string>; spec?: boolean } | undefined {

@@ -85,16 +85,13 @@ export interface YogaAppOptions {
 }
 
 /**
- * The one GraphQL pipeline. Every operation — a /graphql request over either handler
- * (src/graphql/http-handler.ts), a REST route, a webhook or live-event payload (execute.ts) —
- * runs through this yoga's `getEnveloped`, so its behaviour is this list of plugins:
- * graphql-js's own execute and subscribe (the executor yoga ships may order a response's keys
- * otherwise than the query), GraphQL Armor's limits and the cost limit (armor.ts, cost.ts),
- * afterExecute and yoga's error masking (above), and graphql-jit (jit.ts).
+ * The one GraphQL pipeline: every operation (/graphql over either handler, a REST route, a
+ * webhook or live-event payload: execute.ts) runs through this yoga's `getEnveloped`.
  */
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
+    // graphql-js's own execute and subscribe: the executor yoga ships may order a response's keys otherwise than the query.
     plugins: [useEngine({ execute, subscribe }), ...armorPlugins(options.limits), afterExecute(), ...(options.jit ? [jitPlugin()] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },

@@ -80,11 +80,6 @@ function withCursorFromBody(query: URLSearchParams, raw: Buffer): URLSearchParam
   return merged;
 }
 
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /** A route with its path compiled and the variables a JSON body may set (bodyVariables). */
 type CompiledRoute = ReturnType<typeof compilePath> & { route: RestRoute; bodyVariables: Set<string> };
 
@@ -146,7 +141,11 @@ export class RestAdapter {
       // Many clients send `{}` with every POST: an empty object is as good as no body.
       else if (!/^\s*(\{\s*\})?\s*$/.test(raw.toString('utf8'))) throw badInput('This endpoint takes no request body');
     }
-    const input: RestInput = { params, query: readParams(query, route.query), body, header: (name) => headerOf(req, name) };
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    const input: RestInput = { params, query: readParams(query, route.query), body, header };
     // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
     // variable to null, and an explicit null filter conflicts with a filtered cursor.
     const variables = Object.fromEntries(Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined));

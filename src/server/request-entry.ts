@@ -33,18 +33,13 @@ function foldsIntoAnotherPath(pathname: string): boolean {
 }
 
 /** What the log line needs beyond the request context: when the request arrived and its path. */
-interface LoggedRequest extends RequestContext {
-  started: number;
-  pathname: string;
-  logged: boolean;
-}
+type LoggedRequest = RequestContext & { started: number; pathname: string; logged: boolean };
 
 /**
- * The listener that, when a response closes however it ends, writes one log line and records the
- * request metrics under the route its path falls under (a fixed path, a route's pattern, or
- * "unmatched": never a raw id or a probe's path); a response that never finished counts as 499.
- * One function for every request, so a request allocates no closure for it. The line is written
- * without redaction: its fields are fixed, and the wildcard paths would cost ~10 µs a line.
+ * The listener (one for every request: no closure per request) that, when a response closes,
+ * writes one log line and records the request metrics under its route (a fixed path, a route's
+ * pattern, or "unmatched": never a raw id or a probe's path); a response never finished counts as
+ * 499. The line is not redacted: its fields are fixed, and the wildcard paths cost ~10 µs a line.
  */
 function requestLogListener(logger: Logger, routePaths: readonly string[], fixedPaths: readonly string[]): (this: ServerResponse) => void {
   const lines = logger.child({}, { redact: { paths: [] } });
