@@ -30,10 +30,9 @@ function isCanonicalCompactJws(token: string): boolean {
 const VERIFIED_CACHE_SIZE = 10_000;
 
 /**
- * Issues and verifies access tokens. The algorithm is pinned and `exp` is required.
- * A token that verified once is remembered until it expires, so steady traffic pays for the
- * signature check once per token, not once per request; revocation does not depend on this
- * cache (the Authenticator re-reads the key's state on its own schedule).
+ * Issues and verifies access tokens (the algorithm pinned, `exp` required). A token that verified
+ * once is remembered until it expires, so steady traffic pays for the signature check once per
+ * token; revocation does not depend on this cache (the Authenticator re-reads keys on its own schedule).
  */
 export class TokenIssuer {
   private readonly key: KeyObject;

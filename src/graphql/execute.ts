@@ -15,9 +15,8 @@ export interface OperationRequest extends Pick<ServerContext, 'requestId'> {
 export type Execute = (request: OperationRequest) => Promise<ExecutionResult>;
 
 /**
- * How the gateway runs its own checked-in operations (REST routes, webhook and live-event
- * payloads): through yoga's envelop pipeline, as /graphql requests are, without parsing and
- * validation; they carry no request parameters, so the cost limit leaves them alone (cost.ts).
+ * How the gateway runs its own checked-in operations (REST routes, webhook and live-event payloads): through
+ * yoga's envelop pipeline, without parsing and validation; with no request parameters, the cost limit leaves them alone (cost.ts).
  */
 export function executorOf(yoga: YogaApp): Execute {
   return async ({ document, variables, operationName, principal, requestId }) => {

@@ -28,9 +28,8 @@ export function operationOf(route: RestRoute): OperationDefinitionNode {
 }
 
 /**
- * The variables a route's JSON body may set: the operation's variables less those the route binds
- * itself from the path, query string or headers. The adapter refuses any other body field, and the
- * API description lists exactly these.
+ * The variables a route's JSON body may set: the operation's less those the route binds from the
+ * path, query string or headers. The adapter refuses any other field; the API description lists these.
  */
 export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
   if (route.body !== 'json') return [];
@@ -41,9 +40,9 @@ export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
 }
 
 /**
- * The envelope's data (and page parameters) from an operation's result. A missing object on the
- * way (a staff member the key cannot see, say) is no records: null for one record, [] for a list.
- * A GraphQL page cursor becomes a query-string fragment the caller can append verbatim.
+ * The envelope's data (and page parameters) from an operation's result. A missing object on the way
+ * (a staff member the key cannot see) is null for one record, [] for a list. A page cursor becomes
+ * a query-string fragment the caller can append verbatim.
  */
 function shapeResult(result: unknown, { at, shape }: DataShape): { data: unknown; page?: PageParameters } {
   let value: unknown = result;

@@ -31,9 +31,8 @@ export const TOKEN_DATA_SCHEMA = {
 const TOKEN_BODY_FIELDS = new Set(Object.keys(TOKEN_REQUEST_SCHEMA.properties));
 
 /**
- * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token.
- * It is the one REST path that is not a GraphQL operation, because it runs before a
- * Principal exists; it belongs to the auth layer and only shapes the envelope here.
+ * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token. The one REST path
+ * that is not a GraphQL operation: it runs before a Principal exists, belongs to the auth layer and only shapes the envelope here.
  */
 export async function handleTokenRequest(
   req: IncomingMessage,

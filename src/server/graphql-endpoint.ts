@@ -36,9 +36,8 @@ function isJsonArray(body: Buffer): boolean {
 
 /**
  * A body's JSON, parsed once and only when admission needs it: a batch, or a body that may mention
- * `subscription`. A JSON string spells a letter either as itself or as a `\u` escape (its other
- * escapes stand for punctuation and white space), so a body with neither cannot. A body that is
- * not JSON is left to the handler that refuses it.
+ * `subscription` (a JSON string spells a letter as itself or as a `\u` escape, so a body with
+ * neither cannot). A body that is not JSON is left to the handler that refuses it.
  */
 function jsonToAdmit(body: Buffer | undefined): unknown {
   if (body === undefined || (!isJsonArray(body) && !body.includes(SUBSCRIPTION_BYTES) && !body.includes(ESCAPE_BYTES))) return undefined;
@@ -148,8 +147,7 @@ export interface GraphQLEndpointOptions extends AdmissionOptions {
  * graphql-http or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { yoga } = options;
-  const httpHandler = graphqlHttpHandler(yoga);
+  const httpHandler = graphqlHttpHandler(options.yoga);
   const admit = graphqlAdmission(options);
   return async (req, res) => {
     if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
@@ -172,7 +170,7 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
       if (!yogaAnswers(req, liveStream, body)) return await httpHandler(req, res, context, body);
       // yoga takes the body already read as an async iterable instead of the socket.
       if (body !== undefined) (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
-      await yoga(req, res, context);
+      await options.yoga(req, res, context);
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;

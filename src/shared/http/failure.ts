@@ -20,8 +20,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 
 /**
  * The headers a status brings: HTTP requires a challenge on every 401 (the one credential this API
- * takes is a Bearer token), and a database that could not serve the request asks the caller to
- * come back shortly.
+ * takes is a Bearer token); a database that could not serve the request asks the caller to come back.
  */
 function headersForStatus(status: number, code?: string): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer' };
@@ -50,9 +49,8 @@ export function failureOfError(thrown: unknown): HttpFailure {
 
 /**
  * The failure of an executed operation's result, or null when it has no errors. The first coded
- * error decides the status, and every error of that status is reported. An error without a code
- * and without any data means the request was refused before anything ran (its variables did not
- * coerce): the caller's input, 400. Masked errors were logged when they were masked.
+ * error decides the status, and every error of that status is reported. Errors without a code or
+ * data: the variables did not coerce (the caller's input, 400). Masked errors were logged when masked.
  */
 export function failureOfResult(result: ExecutionResult): HttpFailure | null {
   const errors = result.errors ?? [];

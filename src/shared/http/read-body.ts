@@ -107,10 +107,9 @@ function looksLikeUtf16Or32(body: Buffer): boolean {
 }
 
 /**
- * The body's bytes when they are UTF-8, without a UTF-8 byte order mark; 415 otherwise: a
- * charset other than UTF-8 declared in Content-Type, UTF-16/32 text, or bytes that are not valid
- * UTF-8. Decoding anything else as UTF-8 would store U+FFFD in place of what the caller sent.
- * An empty body has no charset to be wrong about.
+ * The body's bytes without a UTF-8 byte order mark; 415 for another charset declared in Content-Type,
+ * UTF-16/32 text or invalid UTF-8 (decoded as UTF-8, they would store U+FFFD in place of what the
+ * caller sent). An empty body has no charset to be wrong about.
  */
 export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
   if (raw.length === 0) return raw;

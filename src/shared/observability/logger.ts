@@ -11,8 +11,7 @@ const SECRET_FIELDS = [
 
 /**
  * Paths pino blanks out: the fields at the top of a log object and one level down, and a request's
- * headers. Request lines never carry headers or bodies, so this is the second line of defence: an
- * error or a debug call that happens to hold credentials still cannot print them.
+ * headers. A second line of defence (request lines carry no headers or bodies) for an error or debug call.
  */
 const REDACTED_PATHS = [
   ...SECRET_FIELDS,
