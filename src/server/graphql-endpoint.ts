@@ -58,9 +58,8 @@ function parsed(query: unknown, maxTokens: number) {
 }
 
 /**
- * Which handler answers: yoga's own for what only it serves — a live stream (an admitted
- * subscription), an answer as an event stream or multipart/mixed, a batch (a JSON array), a body
- * sent as application/graphql+json — and graphql-http's for the rest. Both run the same pipeline.
+ * Which handler answers: yoga's own for what only it serves (a live stream, an answer as an event stream or multipart/mixed,
+ * a batch, a body sent as application/graphql+json) and graphql-http's for the rest. Both run the same pipeline.
  */
 function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | undefined): boolean {
   if (liveStream) return true;

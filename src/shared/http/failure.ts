@@ -2,9 +2,8 @@ import type { ExecutionResult } from 'graphql';
 import { databaseUnavailableError, RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
 
 /**
- * A failure as HTTP answers it, whichever API it is rendered for: the status, the code GraphQL
- * callers read in `extensions.code`, the messages and the headers that go with the status. The
- * REST envelope and GraphQL error JSON are two renderings of this one value.
+ * A failure as HTTP answers it: the status, the code GraphQL callers read in `extensions.code`, the
+ * messages and the status's headers. The REST envelope and GraphQL error JSON both render it.
  */
 export interface HttpFailure {
   status: number;

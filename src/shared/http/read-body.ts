@@ -27,10 +27,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.resume();
     return Promise.reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
   }
-  // A small body nearly always comes in the packet that carried the headers, and node's parser
-  // hands it to the stream right after this request's handler returns. Looked at once that is done
-  // (a microtask later), a body that has wholly arrived (the parser never hands a request more
-  // than its Content-Length) is taken from the stream's buffer, without listeners.
+  // A small body nearly always comes in the headers' packet, and node's parser hands it to the stream
+  // right after this request's handler returns: a microtask later, a body that has wholly arrived (the
+  // parser never hands a request more than its Content-Length) is taken from the stream's buffer.
   return Promise.resolve().then(() => {
     if (chunked || req.destroyed || req.readableLength !== Number(length)) return readArriving(req, limit);
     const body = (req.read() as Buffer | null) ?? NO_BODY;
@@ -40,10 +39,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/**
- * The body of a request whose body is still arriving (or that ended or closed already), from the
- * stream's events: an async iterator costs a promise per chunk and keeps the request reachable longer.
- */
+/** A body still arriving (or ended or closed already), from the stream's events: an async iterator costs a promise per chunk and holds the request longer. */
 function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(NO_BODY);
   if (req.destroyed) return Promise.reject(prematureClose());
