@@ -21,9 +21,8 @@ function requestIdOf(header: string | string[] | undefined): string {
 }
 
 /**
- * Whether a URL parser would fold the path into another one: "." and ".." segments in any
- * spelling (%2e counts as a dot), and slashes that are encoded (%2F, %5C) or backward. Such a path
- * is refused rather than resolved, so what is routed is always what the caller wrote.
+ * Whether a URL parser would fold the path into another one: "." and ".." segments in any spelling (%2e counts as a
+ * dot), and encoded (%2F, %5C) or backward slashes. Refused rather than resolved, so what is routed is what the caller wrote.
  */
 function foldsIntoAnotherPath(pathname: string): boolean {
   // Nearly every path has no percent sign, backslash or segment starting with a dot: no split then.
@@ -80,9 +79,8 @@ interface RequestEntryOptions {
 }
 
 /**
- * The part of every request's way in that does not depend on its API: request id, log line and
- * metrics, CORS (before authentication, and on every answer, refusals included), the URL and
- * header bounds, and paths a URL parser would fold into another.
+ * The part of every request's way in that does not depend on its API: request id, log line and metrics, CORS (before
+ * authentication, and on every answer, refusals included), the URL and header bounds, and paths a URL parser would fold.
  */
 export function requestEntry(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, options: RequestEntryOptions) {
   const { limits, logger } = options;
