@@ -22,9 +22,8 @@ function present(principal: Principal | null): Principal {
 }
 
 /**
- * Turns request headers into a Principal. This is the only place credentials are read;
- * both APIs receive the Principal ready-made. A key's state is re-read from the database
- * at most every `cacheSeconds`, which bounds how long a revoked key's tokens keep working.
+ * Turns request headers into a Principal: the only place credentials are read. A key's state is re-read
+ * from the database at most every `cacheSeconds`, which bounds how long a revoked key's tokens keep working.
  */
 export class Authenticator {
   private readonly keyCache = new Map<number, { principal: Principal | null; until: number }>();

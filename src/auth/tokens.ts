@@ -30,10 +30,9 @@ function isCanonicalCompactJws(token: string): boolean {
 const VERIFIED_CACHE_SIZE = 10_000;
 
 /**
- * Issues and verifies access tokens. The algorithm is pinned and `exp` is required.
- * A token that verified once is remembered until it expires, so steady traffic pays for the
- * signature check once per token, not once per request; revocation does not depend on this
- * cache (the Authenticator re-reads the key's state on its own schedule).
+ * Issues and verifies access tokens (the algorithm pinned, `exp` required). A token that verified
+ * once is remembered until it expires, so steady traffic pays for the signature check once per
+ * token; revocation does not depend on this cache (the Authenticator re-reads keys on its own schedule).
  */
 export class TokenIssuer {
   private readonly key: KeyObject;
@@ -50,16 +49,8 @@ export class TokenIssuer {
   async issue(keyId: number): Promise<AccessToken> {
     const issuedAt = Math.floor(this.now() / 1000);
     const expiresAt = issuedAt + this.ttlSeconds;
-    const accessToken = await new SignJWT({})
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-      .setSubject(String(keyId))
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt(issuedAt)
-      .setNotBefore(issuedAt)
-      .setExpirationTime(expiresAt)
-      .setJti(randomUUID())
-      .sign(this.key);
+    const claims = { sub: String(keyId), iss: ISSUER, aud: AUDIENCE, iat: issuedAt, nbf: issuedAt, exp: expiresAt, jti: randomUUID() };
+    const accessToken = await new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' }).sign(this.key);
     return { accessToken, tokenType: 'Bearer', expiresIn: this.ttlSeconds, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 

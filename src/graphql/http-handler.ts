@@ -4,10 +4,7 @@ import { createHandler, type ResponseInit } from 'graphql-http';
 import type { ServerContext, YogaApp } from './yoga.js';
 
 /** What graphql-http carries for one request: the caller, and the result once the operation ran. */
-interface Exchange {
-  serverContext: ServerContext;
-  result?: ExecutionResult;
-}
+type Exchange = { serverContext: ServerContext; result?: ExecutionResult };
 
 /** An error's `extensions.http`; a `spec` status applies only under application/graphql-response+json (GraphQL over HTTP). */
 function httpOf(error: GraphQLError): { status?: number; headers?: Record<string, string>; spec?: boolean } | undefined {
@@ -23,11 +20,9 @@ function withoutHttp(error: GraphQLError | Error): GraphQLError | Error {
 }
 
 /**
- * The HTTP status and headers of an operation's result on /graphql, the one place they are
- * decided from its errors: the highest status an error asks for (`extensions.http`: 503 for an
- * unavailable database, 400 for a cost or parse refusal under application/graphql-response+json);
- * otherwise 400 for a request error (no `data`: the variables were refused, or no operation could
- * be chosen), and 200.
+ * The HTTP status and headers of an operation's result on /graphql: the highest status an error
+ * asks for (`extensions.http`: 503 for an unavailable database, 400 for a cost or parse refusal
+ * under application/graphql-response+json); otherwise 400 for a request error (no `data`), and 200.
  */
 function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
   const json = init.headers?.['content-type']?.startsWith('application/json') ?? true;
@@ -48,10 +43,8 @@ function answerOf(result: ExecutionResult, init: ResponseInit): ResponseInit {
 
 /**
  * /graphql's GET and JSON POST requests of one operation: GraphQL over HTTP as graphql-http
- * implements it, each operation run through yoga's envelop pipeline (`getEnveloped`: parsing and
- * validation through yoga's caches, the context factory, every execute hook, error masking), as
- * envelop's graphql-http integration does it. The request's parameters go into the context, so
- * the cost limit applies (cost.ts).
+ * implements it, each operation run through yoga's envelop pipeline (`getEnveloped`), as envelop's
+ * graphql-http integration does it. The request's parameters go into the context for the cost limit (cost.ts).
  */
 export function graphqlHttpHandler(yoga: YogaApp) {
   /** The envelope's execute, by the context it was built with. */

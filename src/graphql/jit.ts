@@ -25,14 +25,12 @@ import type { Plugin } from 'graphql-yoga';
 const MAX_DOCUMENT_LENGTH = 3_000;
 
 /**
- * The GRAPHQL_EXECUTOR=compiled plugin: a query runs by graphql-jit, compiled the first time it
- * runs, wherever `compilable` proves its answer is graphql-js's; graphql-js answers the rest, and
- * the rest of the pipeline is unchanged. graphql-js coerces the variables first and graphql-jit is
- * given the coerced values (graphql-js words a refusal). A result with any error, or a throw, is
- * dropped and graphql-js runs the query again with the same context, so errors and the data around
- * them are graphql-js's (queries only read; the one exception: a resolver's error in a checked-in
- * document, below). Compiled forms are kept per document object: yoga's parse cache hands out one
- * per text (and bounds how many), and the checked-in operations are fixed.
+ * The GRAPHQL_EXECUTOR=compiled plugin: a query `compilable` proves graphql-jit answers as
+ * graphql-js does runs compiled (on its first run), given the variables graphql-js coerced (so
+ * graphql-js words a refusal). A result with any error, or a throw, is dropped and graphql-js runs
+ * the query again with the same context (queries only read; the one exception: a resolver's error
+ * in a checked-in document, below). Compiled forms are kept per document object: yoga's parse
+ * cache hands out one per text (and bounds how many), and the checked-in operations are fixed.
  */
 export function jitPlugin(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
@@ -42,8 +40,7 @@ export function jitPlugin(): Plugin {
     const name = operation.name?.value ?? '';
     let entry = operations.get(name);
     if (entry === undefined) {
-      const length = args.document.loc?.source.body.length ?? 0;
-      const query = length <= MAX_DOCUMENT_LENGTH && compilable(args.schema, args.document, operation)
+      const query = (args.document.loc?.source.body.length ?? 0) <= MAX_DOCUMENT_LENGTH && compilable(args.schema, args.document, operation)
         ? compileQuery(args.schema, args.document, operation.name?.value, { disablingCapturingStackErrors: true })
         : null;
       entry = query && isCompiledQuery(query) ? query : null;
@@ -100,13 +97,11 @@ function holdsVariable(value: ValueNode): boolean {
 }
 
 /**
- * Whether graphql-jit runs this operation as graphql-js does. It is not compiled when it is not a
- * query (mutations and subscriptions always run on graphql-js); when a variable is of a custom
- * scalar, an input object or an enum whose values are not its names (graphql-jit coerces those
- * its own way); when an argument is an input object literal, or a list literal holding a
- * variable (graphql-jit sets a field whose variable is absent to null, where graphql-js leaves it
- * out); when it asks for the schema (`__schema`, `__type`); when it carries a directive other
- * than @skip and @include, or one of those with a variable that may be null.
+ * Whether graphql-jit runs this operation as graphql-js does: a query whose variables graphql-jit
+ * does not coerce its own way (sameCoercion), with no input object literal or list literal holding a
+ * variable as an argument (graphql-jit sets a field whose variable is absent to null, where
+ * graphql-js leaves it out), no `__schema` or `__type`, and no directive but @skip and @include
+ * with a literal or non-null condition.
  */
 export function compilable(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
   if (operation.operation !== OperationTypeNode.QUERY || !sameCoercion(schema, operation)) return false;

@@ -22,9 +22,6 @@ export interface ServerContext {
 
 export type YogaApp = YogaServerInstance<ServerContext, GraphQLContext>;
 
-/** Called with the original error whenever an internal failure is hidden from the caller. */
-type UnexpectedErrorSink = (error: unknown) => void;
-
 /** The request id of the operation an error came from, set by afterExecute before yoga masks the error. */
 const requestIds = new WeakMap<object, string>();
 
@@ -34,7 +31,7 @@ const requestIds = new WeakMap<object, string>();
  * a database that is busy, out of reach, full or read-only becomes SERVICE_UNAVAILABLE (503).
  * isDev is ignored on purpose, so NODE_ENV=development never ships a stack trace either.
  */
-export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, message: string) => Error {
+export function maskErrorWith(sink: (error: unknown) => void): (error: unknown, message: string) => Error {
   return (error, message) => {
     const located = error instanceof GraphQLError ? error : undefined;
     if (located && (located.originalError == null || located.originalError instanceof GraphQLError)) return located;
@@ -55,14 +52,12 @@ export function maskErrorWith(sink: UnexpectedErrorSink): (error: unknown, messa
 }
 
 /**
- * Once an operation has its result, whichever way it came (/graphql, a REST route, a payload):
- * its errors are marked with the request id for yoga's masking (which runs after every other
- * plugin's) to put on the masked error, and its plugin caches are released. The schema plugins
- * (data loaders, scope results, node lookups) keep those in WeakMaps keyed by the context's
- * `contextCacheSymbol` property; every cached value points back at the context, so keyed by the
- * context itself a request's context, loaders and rows were promoted into V8's old generation. A
- * key of its own, replaced here, dies at the next young collection with its entries. A stream
- * keeps its caches (its events run with the same context) and its events are not marked.
+ * Once an operation has its result (from /graphql, a REST route or a payload), its errors are
+ * marked with the request id for yoga's masking (which runs after every other plugin's), and its
+ * plugin caches are released. The schema plugins keep those in WeakMaps keyed by the context's
+ * `contextCacheSymbol` property: keyed by the context itself, which every cached value points back
+ * at, a request's context, loaders and rows reached V8's old generation; a key of its own,
+ * replaced here, dies at the next young collection. A stream keeps its caches and is not marked.
  */
 function afterExecute(): Plugin {
   return {
@@ -83,22 +78,20 @@ function afterExecute(): Plugin {
 export interface YogaAppOptions {
   /** Work limits for documents sent to /graphql (src/graphql/armor.ts). */
   limits: GraphQLLimits;
-  onUnexpectedError?: UnexpectedErrorSink;
+  /** Called with the original error whenever an internal failure is hidden from the caller. */
+  onUnexpectedError?: (error: unknown) => void;
   /** GRAPHQL_EXECUTOR=compiled: queries run by graphql-jit where it answers as graphql-js does (jit.ts). */
   jit: boolean;
 }
 
 /**
- * The one GraphQL pipeline. Every operation — a /graphql request over either handler
- * (src/graphql/http-handler.ts), a REST route, a webhook or live-event payload (execute.ts) —
- * runs through this yoga's `getEnveloped`, so its behaviour is this list of plugins:
- * graphql-js's own execute and subscribe (the executor yoga ships may order a response's keys
- * otherwise than the query), GraphQL Armor's limits and the cost limit (armor.ts, cost.ts),
- * afterExecute and yoga's error masking (above), and graphql-jit (jit.ts).
+ * The one GraphQL pipeline: every operation (/graphql over either handler, a REST route, a
+ * webhook or live-event payload: execute.ts) runs through this yoga's `getEnveloped`.
  */
 export function createYogaApp(services: Services, options: YogaAppOptions): YogaApp {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
+    // graphql-js's own execute and subscribe: the executor yoga ships may order a response's keys otherwise than the query.
     plugins: [useEngine({ execute, subscribe }), ...armorPlugins(options.limits), afterExecute(), ...(options.jit ? [jitPlugin()] : [])],
     batching: { limit: options.limits.batchLimit },
     maskedErrors: { maskError: maskErrorWith(options.onUnexpectedError ?? (() => {})), isDev: false },

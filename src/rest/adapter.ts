@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type DocumentNode, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { Execute } from '../graphql/execute.js';
 import { badInput } from '../shared/errors.js';
-import { failureOfResult, refusal } from '../shared/http/failure.js';
+import { failureOfResult } from '../shared/http/failure.js';
 import { readJsonObject, readUtf8Body } from '../shared/http/read-body.js';
-import { sendEnvelopeFailure, sendFailure, sendJson, successEnvelope, type PageParameters } from '../shared/http/respond.js';
+import { refuseMethod, sendEnvelopeFailure, sendFailure, sendJson, successEnvelope, type PageParameters } from '../shared/http/respond.js';
 import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
 import { readParams } from './params.js';
@@ -28,9 +28,8 @@ export function operationOf(route: RestRoute): OperationDefinitionNode {
 }
 
 /**
- * The variables a route's JSON body may set: the operation's variables less those the route binds
- * itself from the path, query string or headers. The adapter refuses any other body field, and the
- * API description lists exactly these.
+ * The variables a route's JSON body may set: the operation's less those the route binds from the
+ * path, query string or headers. The adapter refuses any other field; the API description lists these.
  */
 export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
   if (route.body !== 'json') return [];
@@ -41,9 +40,9 @@ export function bodyVariables(route: RestRoute): VariableDefinitionNode[] {
 }
 
 /**
- * The envelope's data (and page parameters) from an operation's result. A missing object on the
- * way (a staff member the key cannot see, say) is no records: null for one record, [] for a list.
- * A GraphQL page cursor becomes a query-string fragment the caller can append verbatim.
+ * The envelope's data (and page parameters) from an operation's result. A missing object on the way
+ * (a staff member the key cannot see) is null for one record, [] for a list. A page cursor becomes
+ * a query-string fragment the caller can append verbatim.
  */
 function shapeResult(result: unknown, { at, shape }: DataShape): { data: unknown; page?: PageParameters } {
   let value: unknown = result;
@@ -78,11 +77,6 @@ function withCursorFromBody(query: URLSearchParams, raw: Buffer): URLSearchParam
   const merged = new URLSearchParams(query);
   for (const [name, parameter] of new URLSearchParams(value.startsWith('?') ? value.slice(1) : value)) merged.append(name, parameter);
   return merged;
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** A route with its path compiled and the variables a JSON body may set (bodyVariables). */
@@ -122,9 +116,7 @@ export class RestAdapter {
       return true;
     }
     if (methods.length === 0) return false;
-    const allow = [...new Set(methods)].join(', ');
-    req.resume();
-    sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${allow}`), { allow });
+    refuseMethod(req, res, [...new Set(methods)].join(', '));
     return true;
   }
 
@@ -148,7 +140,11 @@ export class RestAdapter {
       // Many clients send `{}` with every POST: an empty object is as good as no body.
       else if (!/^\s*(\{\s*\})?\s*$/.test(raw.toString('utf8'))) throw badInput('This endpoint takes no request body');
     }
-    const input: RestInput = { params, query: readParams(query, route.query), body, header: (name) => headerOf(req, name) };
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    const input: RestInput = { params, query: readParams(query, route.query), body, header };
     // Like a JSON request, an absent value is not sent: graphql-js would coerce an undefined
     // variable to null, and an explicit null filter conflicts with a filtered cursor.
     const variables = Object.fromEntries(Object.entries({ ...input.body, ...route.variables(input) }).filter(([, value]) => value !== undefined));

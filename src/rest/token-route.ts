@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
 import { badInput, errorCodeOf } from '../shared/errors.js';
 import { readJsonObject } from '../shared/http/read-body.js';
-import { refusal } from '../shared/http/failure.js';
-import { sendEnvelopeFailure, sendFailure, sendJson, successEnvelope } from '../shared/http/respond.js';
+import { refuseMethod, sendFailure, sendJson, successEnvelope } from '../shared/http/respond.js';
 import type { TokenAttempts } from '../auth/token-attempts.js';
 
 export const TOKEN_PATH = '/api/external/token/request';
@@ -32,9 +31,8 @@ export const TOKEN_DATA_SCHEMA = {
 const TOKEN_BODY_FIELDS = new Set(Object.keys(TOKEN_REQUEST_SCHEMA.properties));
 
 /**
- * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token.
- * It is the one REST path that is not a GraphQL operation, because it runs before a
- * Principal exists; it belongs to the auth layer and only shapes the envelope here.
+ * POST /api/external/token/request {"apiKey": "…"}: exchanges an API key for an access token. The one REST path
+ * that is not a GraphQL operation: it runs before a Principal exists, belongs to the auth layer and only shapes the envelope here.
  */
 export async function handleTokenRequest(
   req: IncomingMessage,
@@ -43,11 +41,7 @@ export async function handleTokenRequest(
 ): Promise<void> {
   try {
     const client = await deps.attempts.admit(req, res);
-    if (req.method !== 'POST') {
-      req.resume();
-      sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use POST`), { allow: 'POST' });
-      return;
-    }
+    if (req.method !== 'POST') return refuseMethod(req, res, 'POST');
     deps.authenticator.checkSubscriptionKey(req.headers);
     const { apiKey } = await readJsonObject(req, deps.bodyLimitBytes, TOKEN_BODY_FIELDS);
     if (typeof apiKey !== 'string' || apiKey === '') throw badInput('apiKey must be a non-empty string');

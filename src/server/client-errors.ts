@@ -19,13 +19,11 @@ function requestTargetAtStart(text: string): string | null {
 /**
  * Node counts the request target and the header fields against one budget (maxHeaderSize) and
  * reports HPE_HEADER_OVERFLOW for either: which limit a refused request broke, from the packet
- * node was parsing when it gave up (`bytesParsed` is where in it node stopped).
- *
- * When the packet starts with the request line, its target is measured. Otherwise the line node
- * stopped in decides: a request line means the target ran over, anything else a header. When the
- * packet holds only the middle of a line (a request sent in small pieces), node stopped at the end
- * of a target when a space follows, at the end of a header when a line break or colon follows;
- * at the end of the packet, white space in it marks a header (a request target has none).
+ * node was parsing when it gave up (`bytesParsed` is where in it node stopped). A packet starting
+ * with the request line has its target measured; otherwise the line node stopped in decides (a
+ * request line: the target ran over). In the middle of a line (a request sent in small pieces), a
+ * space after the stop ends a target, a line break or colon a header; at the packet's end, white
+ * space in it marks a header (a request target has none).
  */
 export function headerOverflowStatus(packet: Buffer | undefined, bytesParsed: number | undefined, maxUrlLength: number): 414 | 431 {
   if (packet === undefined || packet.length === 0) return 431;

@@ -9,9 +9,8 @@ const EXPOSED_HEADERS = ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
- * What the CORS layer made of a request: `preflight` is answered by the caller with 204 (the
- * headers are already set), `refused-preflight` with a refusal without CORS headers, and
- * `continue` goes on to routing, with the headers for an allowed origin already on the response.
+ * What the CORS layer made of a request (its headers already set): the caller answers `preflight`
+ * with 204 and `refused-preflight` with a refusal without CORS headers; `continue` goes on to routing.
  */
 export type CorsOutcome = 'preflight' | 'refused-preflight' | 'continue';
 

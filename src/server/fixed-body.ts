@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { refusal } from '../shared/http/failure.js';
-import { sendEnvelopeFailure } from '../shared/http/respond.js';
+import { refuseMethod } from '../shared/http/respond.js';
 
 /** A strong validator for a body that never changes while the process runs. */
 export function etagOf(body: Buffer | string): string {
@@ -12,7 +11,7 @@ export function etagOf(body: Buffer | string): string {
 export function refuseUnlessRead(req: IncomingMessage, res: ServerResponse): boolean {
   req.resume();
   if (req.method === 'GET' || req.method === 'HEAD') return false;
-  sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`), { allow: 'GET, HEAD' });
+  refuseMethod(req, res, 'GET, HEAD', 'GET');
   return true;
 }
 

@@ -8,18 +8,14 @@ import { schema } from '../graphql/schema.js';
 import type { YogaApp } from '../graphql/yoga.js';
 import { apiError, badInput, unauthenticated } from '../shared/errors.js';
 import { failureOfError } from '../shared/http/failure.js';
-import { readUtf8Body } from '../shared/http/read-body.js';
+import { JSON_CONTENT_TYPE, readUtf8Body } from '../shared/http/read-body.js';
 import { sendGraphQLFailure } from '../shared/http/respond.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import type { Principal } from '../shared/principal.js';
 import { requestContextOf } from '../shared/request-context.js';
 import type { LiveStreams, LiveTicket } from '../webhooks/live-streams.js';
 
-/**
- * The GraphiQL page's headers. Everything the page loads comes from this server
- * (src/server/graphiql/assets.ts); the policy makes the browser refuse anything else. Monaco adds
- * style elements and starts its workers.
- */
+/** The GraphiQL page's headers: the policy lets it load only this server's assets (src/server/graphiql/assets.ts) and Monaco's styles and workers. */
 const GRAPHIQL_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -29,7 +25,6 @@ const GRAPHIQL_HEADERS = {
 
 const STREAM_MEDIA_TYPES = /text\/event-stream|multipart\/mixed/i;
 const JSON_MEDIA_TYPES = /json|\*\/\*|application\/\*/i;
-const JSON_BODY = /^application\/json\s*(;|$)/i;
 /** The needles as bytes, so a search does not encode them on every request. */
 const SUBSCRIPTION_BYTES = Buffer.from('subscription');
 const ESCAPE_BYTES = Buffer.from('\\u');
@@ -41,9 +36,8 @@ function isJsonArray(body: Buffer): boolean {
 
 /**
  * A body's JSON, parsed once and only when admission needs it: a batch, or a body that may mention
- * `subscription`. A JSON string spells a letter either as itself or as a `\u` escape (its other
- * escapes stand for punctuation and white space), so a body with neither cannot. A body that is
- * not JSON is left to the handler that refuses it.
+ * `subscription` (a JSON string spells a letter as itself or as a `\u` escape, so a body with
+ * neither cannot). A body that is not JSON is left to the handler that refuses it.
  */
 function jsonToAdmit(body: Buffer | undefined): unknown {
   if (body === undefined || (!isJsonArray(body) && !body.includes(SUBSCRIPTION_BYTES) && !body.includes(ESCAPE_BYTES))) return undefined;
@@ -64,16 +58,15 @@ function parsed(query: unknown, maxTokens: number) {
 }
 
 /**
- * Which handler answers: yoga's own for what only it serves — a live stream (an admitted
- * subscription), an answer as an event stream or multipart/mixed, a batch (a JSON array), a body
- * sent as application/graphql+json — and graphql-http's for the rest. Both run the same pipeline.
+ * Which handler answers: yoga's own for what only it serves (a live stream, an answer as an event stream or multipart/mixed,
+ * a batch, a body sent as application/graphql+json) and graphql-http's for the rest. Both run the same pipeline.
  */
 function yogaAnswers(req: IncomingMessage, liveStream: unknown, body: Buffer | undefined): boolean {
   if (liveStream) return true;
   const accept = req.headers.accept ?? '';
   if (STREAM_MEDIA_TYPES.test(accept) && !JSON_MEDIA_TYPES.test(accept)) return true;
   if (body === undefined) return false;
-  return !JSON_BODY.test(req.headers['content-type'] ?? '') || isJsonArray(body);
+  return !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || isJsonArray(body);
 }
 
 export interface AdmissionOptions {
@@ -87,15 +80,11 @@ export interface AdmissionOptions {
 /**
  * What an authenticated /graphql request passes before a GraphQL handler answers it; resolves with
  * its live-stream ticket, if it has one, and is undefined at once for nearly every request.
- *
- * A batch counts as many requests as it has operations (authentication charged one, the others
- * are charged here), and their costs together are held to GRAPHQL_MAX_COST before any runs; one
- * operation is costed as it runs, a bad batch is refused by yoga.
- *
- * A request that carries a subscription operation (in its URL or body, whichever is selected)
- * takes a live-stream slot (src/webhooks/live-streams.ts), so a stream over the caps is refused
- * with a plain 429 rather than an event stream carrying an error; a query counted so holds its
- * slot only until it is answered.
+ * A batch counts as many requests as it has operations (authentication charged one), and their
+ * costs together are held to GRAPHQL_MAX_COST before any runs; one operation is costed as it runs.
+ * A request carrying a subscription operation (in its URL or body) takes a live-stream slot
+ * (src/webhooks/live-streams.ts), so a stream over the caps is refused with a plain 429 rather
+ * than an event stream carrying an error; a query counted so holds its slot until it is answered.
  */
 export function graphqlAdmission({ limits, charge, liveStreams, tokens }: AdmissionOptions) {
   /** One operation's cost; one that does not parse or name an operation clearly is refused before it runs, and counts nothing. */
@@ -157,8 +146,7 @@ export interface GraphQLEndpointOptions extends AdmissionOptions {
  * graphql-http or yoga (yogaAnswers). What fails before either answers is GraphQL error JSON.
  */
 export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { yoga } = options;
-  const httpHandler = graphqlHttpHandler(yoga);
+  const httpHandler = graphqlHttpHandler(options.yoga);
   const admit = graphqlAdmission(options);
   return async (req, res) => {
     if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
@@ -169,24 +157,19 @@ export function graphqlEndpoint(options: GraphQLEndpointOptions): (req: Incoming
     }
     try {
       const principal = await options.authenticate(req, res);
-      let body: Buffer | undefined;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
-        if (!/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
-          throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-        }
-        body = await readUtf8Body(req, options.bodyLimitBytes);
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      // yoga would answer other media types with an empty 4xx; say why, as GraphQL JSON.
+      if (hasBody && !/^application\/(graphql\+)?json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+        throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       }
+      const body = hasBody ? await readUtf8Body(req, options.bodyLimitBytes) : undefined;
       const admitting = admit(req, res, principal, body);
       const liveStream = admitting && (await admitting);
       const context = { principal, requestId: requestContextOf(res)?.requestId, liveStream };
       if (!yogaAnswers(req, liveStream, body)) return await httpHandler(req, res, context, body);
-      if (body !== undefined) {
-        const read = body;
-        // yoga takes the body already read as an async iterable instead of the socket.
-        (req as IncomingMessage & { body?: unknown }).body = { size: read.length, async *[Symbol.asyncIterator]() { yield read; } };
-      }
-      await yoga(req, res, context);
+      // yoga takes the body already read as an async iterable instead of the socket.
+      if (body !== undefined) (req as IncomingMessage & { body?: unknown }).body = { size: body.length, async *[Symbol.asyncIterator]() { yield body; } };
+      await options.yoga(req, res, context);
     } catch (thrown) {
       req.resume();
       if (res.headersSent) throw thrown;

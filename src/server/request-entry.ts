@@ -9,6 +9,7 @@ import { recordRequest } from '../shared/observability/metrics.js';
 import { attachRequestContext, requestContextOf, type RequestContext } from '../shared/request-context.js';
 import { headerBytes, overLimit } from './client-errors.js';
 import type { CorsLayer, CorsOutcome } from './cors.js';
+import { pathOf } from './routing-path.js';
 
 // Printable, header- and log-safe characters only: a caller's id must not forge log fields.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-/+=@]{1,128}$/;
@@ -19,16 +20,9 @@ function requestIdOf(header: string | string[] | undefined): string {
   return value !== undefined && SAFE_REQUEST_ID.test(value) ? value : randomUUID();
 }
 
-function pathnameOf(url: string | undefined): string {
-  if (!url) return '/';
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
 /**
- * Whether a URL parser would fold the path into another one: "." and ".." segments in any
- * spelling (%2e counts as a dot), and slashes that are encoded (%2F, %5C) or backward. Such a path
- * is refused rather than resolved, so what is routed is always what the caller wrote.
+ * Whether a URL parser would fold the path into another one: "." and ".." segments in any spelling (%2e counts as a
+ * dot), and encoded (%2F, %5C) or backward slashes. Refused rather than resolved, so what is routed is what the caller wrote.
  */
 function foldsIntoAnotherPath(pathname: string): boolean {
   // Nearly every path has no percent sign, backslash or segment starting with a dot: no split then.
@@ -38,18 +32,13 @@ function foldsIntoAnotherPath(pathname: string): boolean {
 }
 
 /** What the log line needs beyond the request context: when the request arrived and its path. */
-interface LoggedRequest extends RequestContext {
-  started: number;
-  pathname: string;
-  logged: boolean;
-}
+type LoggedRequest = RequestContext & { started: number; pathname: string; logged: boolean };
 
 /**
- * The listener that, when a response closes however it ends, writes one log line and records the
- * request metrics under the route its path falls under (a fixed path, a route's pattern, or
- * "unmatched": never a raw id or a probe's path); a response that never finished counts as 499.
- * One function for every request, so a request allocates no closure for it. The line is written
- * without redaction: its fields are fixed, and the wildcard paths would cost ~10 µs a line.
+ * The listener (one for every request: no closure per request) that, when a response closes,
+ * writes one log line and records the request metrics under its route (a fixed path, a route's
+ * pattern, or "unmatched": never a raw id or a probe's path); a response never finished counts as
+ * 499. The line is not redacted: its fields are fixed, and the wildcard paths cost ~10 µs a line.
  */
 function requestLogListener(logger: Logger, routePaths: readonly string[], fixedPaths: readonly string[]): (this: ServerResponse) => void {
   const lines = logger.child({}, { redact: { paths: [] } });
@@ -90,15 +79,14 @@ interface RequestEntryOptions {
 }
 
 /**
- * The part of every request's way in that does not depend on its API: request id, log line and
- * metrics, CORS (before authentication, and on every answer, refusals included), the URL and
- * header bounds, and paths a URL parser would fold into another.
+ * The part of every request's way in that does not depend on its API: request id, log line and metrics, CORS (before
+ * authentication, and on every answer, refusals included), the URL and header bounds, and paths a URL parser would fold.
  */
 export function requestEntry(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, options: RequestEntryOptions) {
   const { limits, logger } = options;
   const onClose = requestLogListener(logger, options.routePaths, options.fixedPaths);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const pathname = pathnameOf(req.url);
+    const pathname = pathOf(req.url || '/');
     const context: LoggedRequest = { requestId: requestIdOf(req.headers['x-request-id']), log: logger, started: performance.now(), pathname, logged: false };
     attachRequestContext(res, context);
     res.setHeader('x-request-id', context.requestId);

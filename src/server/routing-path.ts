@@ -6,9 +6,14 @@
  */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 
-export function routingPath(target: string): string {
+/** A request target's path as sent: everything before its query. */
+export function pathOf(target: string): string {
   const q = target.indexOf('?');
-  const path = q === -1 ? target : target.slice(0, q);
+  return q === -1 ? target : target.slice(0, q);
+}
+
+export function routingPath(target: string): string {
+  const path = pathOf(target);
   if (PLAIN_PATH.test(path) && !path.includes('/.')) return path;
   return new URL(target, 'http://localhost').pathname;
 }

@@ -2,19 +2,15 @@ import type { ExecutionResult } from 'graphql';
 import { databaseUnavailableError, RETRY_AFTER_SECONDS, errorCodeOf, statusForCode, type ErrorCode } from '../errors.js';
 
 /**
- * A failure as HTTP answers it, whichever API it is rendered for: the status, the code GraphQL
- * callers read in `extensions.code`, the messages and the headers that go with the status. The
- * REST envelope and GraphQL error JSON are two renderings of this one value.
+ * A failure as HTTP answers it: the status, the code GraphQL callers read in `extensions.code`, the
+ * messages and the status's headers. The REST envelope and GraphQL error JSON both render it.
  */
 export interface HttpFailure {
   status: number;
   code: string;
   messages: string[];
   headers: Record<string, string>;
-  /**
-   * An internal error that has not been logged yet; never shown to the caller, who learns only
-   * that it happened and the request id to quote.
-   */
+  /** An internal error that has not been logged yet; never shown to the caller. */
   unlogged?: unknown;
 }
 
@@ -23,8 +19,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 
 /**
  * The headers a status brings: HTTP requires a challenge on every 401 (the one credential this API
- * takes is a Bearer token), and a database that could not serve the request asks the caller to
- * come back shortly.
+ * takes is a Bearer token); a database that could not serve the request asks the caller to come back.
  */
 function headersForStatus(status: number, code?: string): Record<string, string> {
   if (status === 401) return { 'www-authenticate': 'Bearer' };
@@ -53,9 +48,8 @@ export function failureOfError(thrown: unknown): HttpFailure {
 
 /**
  * The failure of an executed operation's result, or null when it has no errors. The first coded
- * error decides the status, and every error of that status is reported. An error without a code
- * and without any data means the request was refused before anything ran (its variables did not
- * coerce): the caller's input, 400. Masked errors were logged when they were masked.
+ * error decides the status, and every error of that status is reported. Errors without a code or
+ * data: the variables did not coerce (the caller's input, 400). Masked errors were logged when masked.
  */
 export function failureOfResult(result: ExecutionResult): HttpFailure | null {
   const errors = result.errors ?? [];

@@ -5,6 +5,9 @@ import { isPlainObject } from '../is-plain-object.js';
 
 const NO_BODY = Buffer.alloc(0);
 
+/** A Content-Type of application/json, with or without parameters. */
+export const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
 /** What a request that closes before its body ends is refused with, as node's stream helpers word it. */
 const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
@@ -24,10 +27,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.resume();
     return Promise.reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
   }
-  // A small body nearly always comes in the packet that carried the headers, and node's parser
-  // hands it to the stream right after this request's handler returns. Looked at once that is done
-  // (a microtask later), a body that has wholly arrived (the parser never hands a request more
-  // than its Content-Length) is taken from the stream's buffer, without listeners.
+  // A small body nearly always comes in the headers' packet, and node's parser hands it to the stream
+  // right after this request's handler returns: a microtask later, a body that has wholly arrived (the
+  // parser never hands a request more than its Content-Length) is taken from the stream's buffer.
   return Promise.resolve().then(() => {
     if (chunked || req.destroyed || req.readableLength !== Number(length)) return readArriving(req, limit);
     const body = (req.read() as Buffer | null) ?? NO_BODY;
@@ -37,47 +39,37 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/**
- * The body of a request whose body is still arriving (or that ended or closed already), from the
- * stream's events: an async iterator costs a promise per chunk and keeps the request reachable longer.
- */
+/** A body still arriving (or ended or closed already), from the stream's events: an async iterator costs a promise per chunk and holds the request longer. */
 function readArriving(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(NO_BODY);
   if (req.destroyed) return Promise.reject(prematureClose());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const listeners: Record<string, Parameters<IncomingMessage['on']>[1]> = {
-      data: (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= limit) {
-          chunks.push(chunk);
-          return;
-        }
-        stop();
-        req.resume();
-        // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
-        // its 413 answered; one still arriving is not waited for (the connection closes).
-        setImmediate(() => {
-          if (!req.complete) req.destroy();
-          reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
-        });
-      },
-      end: () => {
-        stop();
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      },
-      error: (error: Error) => {
-        stop();
-        reject(error);
-      },
-      close: () => {
-        stop();
-        reject(prematureClose());
-      },
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.resume();
+      // Once the bytes that came with this chunk are parsed: a body that has all arrived gets
+      // its 413 answered; one still arriving is not waited for (the connection closes).
+      setImmediate(() => {
+        if (!req.complete) req.destroy();
+        reject(apiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
+      });
     };
-    const stop = () => Object.entries(listeners).forEach(([event, listener]) => req.off(event, listener));
-    Object.entries(listeners).forEach(([event, listener]) => req.on(event, listener));
+    // 'end' calls it without an error, 'error' with one.
+    const finish = (error?: Error) => {
+      stop();
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onClose = () => finish(prematureClose());
+    const stop = () => req.off('data', onData).off('end', finish).off('error', finish).off('close', onClose);
+    req.on('data', onData).on('end', finish).on('error', finish).on('close', onClose);
   });
 }
 
@@ -90,11 +82,10 @@ export async function readUtf8Body(req: IncomingMessage, limit: number): Promise
 function declaresOtherCharset(contentType: string | undefined): boolean {
   // Most values have no parameters at all (`application/json`).
   if (contentType === undefined || !contentType.includes(';')) return false;
-  return contentType
-    .split(';')
-    .slice(1)
-    .map((parameter) => /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase())
-    .some((charset) => charset !== undefined && charset !== 'utf-8' && charset !== 'utf8');
+  return contentType.split(';').slice(1).some((parameter) => {
+    const charset = /^\s*charset\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]?.replace(/^"(.*)"$/, '$1').trim().toLowerCase();
+    return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8';
+  });
 }
 
 /**
@@ -112,10 +103,9 @@ function looksLikeUtf16Or32(body: Buffer): boolean {
 }
 
 /**
- * The body's bytes when they are UTF-8, without a UTF-8 byte order mark; 415 otherwise: a
- * charset other than UTF-8 declared in Content-Type, UTF-16/32 text, or bytes that are not valid
- * UTF-8. Decoding anything else as UTF-8 would store U+FFFD in place of what the caller sent.
- * An empty body has no charset to be wrong about.
+ * The body's bytes without a UTF-8 byte order mark; 415 for another charset declared in Content-Type,
+ * UTF-16/32 text or invalid UTF-8 (decoded as UTF-8, they would store U+FFFD in place of what the
+ * caller sent). An empty body has no charset to be wrong about.
  */
 export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
   if (raw.length === 0) return raw;
@@ -134,7 +124,7 @@ export function utf8Body(raw: Buffer, contentType: string | undefined): Buffer {
  */
 export async function readJsonObject(req: IncomingMessage, limit: number, allowed: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const raw = await readBody(req, limit);
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type']?.trim() ?? '')) {
+  if (!JSON_CONTENT_TYPE.test(req.headers['content-type']?.trim() ?? '')) {
     throw apiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
   const text = utf8Body(raw, req.headers['content-type']).toString('utf8');

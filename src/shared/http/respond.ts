@@ -1,6 +1,6 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { requestContextOf } from '../request-context.js';
-import { failureOfError, INTERNAL_ERROR_MESSAGE, type HttpFailure } from './failure.js';
+import { failureOfError, INTERNAL_ERROR_MESSAGE, refusal, type HttpFailure } from './failure.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
   const payload = JSON.stringify(body);
@@ -49,6 +49,12 @@ export function sendEnvelopeFailure(res: ServerResponse, failure: HttpFailure, h
 /** Sends any thrown error as an envelope (src/shared/http/failure.ts decides status and headers). */
 export function sendFailure(res: ServerResponse, thrown: unknown): void {
   sendEnvelopeFailure(res, failureOfError(thrown));
+}
+
+/** Refuses (405) a method the path does not serve: `allow` lists those it does, `use` what the message suggests. */
+export function refuseMethod(req: IncomingMessage, res: ServerResponse, allow: string, use = allow): void {
+  req.resume();
+  sendEnvelopeFailure(res, refusal(405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use ${use}`), { allow });
 }
 
 /** The same as GraphQL error JSON, for what ends a /graphql request before a GraphQL handler answers it. */

@@ -11,8 +11,7 @@ const SECRET_FIELDS = [
 
 /**
  * Paths pino blanks out: the fields at the top of a log object and one level down, and a request's
- * headers. Request lines never carry headers or bodies, so this is the second line of defence: an
- * error or a debug call that happens to hold credentials still cannot print them.
+ * headers. A second line of defence (request lines carry no headers or bodies) for an error or debug call.
  */
 const REDACTED_PATHS = [
   ...SECRET_FIELDS,
@@ -22,10 +21,9 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * stdout is pino's own asynchronous destination (sonic-boom): lines are written in batches of
- * LOG_BATCH_BYTES, at the latest every LOG_FLUSH_MS, rather than one system call per line; pino
- * writes what still waits when the process exits, so only a SIGKILL can lose lines. A stdout that
- * does not keep up holds at most LOG_BUFFER_MAX_BYTES; lines beyond it are dropped.
+ * stdout is pino's asynchronous destination (sonic-boom): lines go in batches of LOG_BATCH_BYTES, at
+ * the latest every LOG_FLUSH_MS; pino writes what still waits when the process exits, so only a
+ * SIGKILL loses lines. A stdout that does not keep up holds at most LOG_BUFFER_MAX_BYTES; the rest is dropped.
  */
 export const LOG_BATCH_BYTES = 8192;
 export const LOG_FLUSH_MS = 100;
