@@ -319,20 +319,14 @@ class TokenReader {
     const { assembler } = this;
     switch (token.name) {
       case 'startObject':
-        this.open();
-        assembler.startObject();
-        return;
       case 'startArray':
         this.open();
-        assembler.startArray();
+        assembler.consume(token);
         return;
       case 'endObject':
-        this.depth--;
-        assembler.endObject();
-        break;
       case 'endArray':
         this.depth--;
-        assembler.endArray();
+        assembler.consume(token);
         break;
       case 'startKey':
         this.readingKey = true;
