@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { jsonParser, type Token, type TokenSource } from 'stream-json/core/parser.js';
-import { Assembler } from 'stream-json/assembler.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
 import { isSection, type Section } from './format.js';
 import { formatPath, type PathSegment } from './problems.js';
@@ -142,16 +141,19 @@ const enum At {
   Done,
 }
 
-/** Turns tokens into the visitor's calls; an Assembler builds the values it takes, within the bounds checked here. */
+type Container = unknown[] | Record<string, unknown>;
+
+/** Turns tokens into the visitor's calls, building the values it takes within the bounds. */
 class TokenReader {
   // A stage of a stream-chain pipeline is flushed by a call with `none`, which its type leaves out.
   private readonly parse = jsonParser({ packValues: false, streamValues: true }) as (input: string | typeof none) => ReturnType<TokenSource>;
-  // Fed whole keys, strings and numbers once they are checked; it keeps "__proto__" an ordinary key, as JSON.parse does.
-  private readonly assembler = new Assembler();
   private at = At.Start;
   /** The top-level key being read, and the index of the element being built in its array. */
   private key = '';
   private index = 0;
+  /** The containers of the value being built, outermost first, and the key each is at. */
+  private readonly stack: Container[] = [];
+  private readonly keys: (string | null)[] = [];
   /** Where the built value goes once complete. */
   private role: 'element' | 'value' | 'root' = 'element';
   private depth = 0;
@@ -200,11 +202,11 @@ class TokenReader {
       path.push(this.key);
       if (this.at === At.Building && this.role === 'element') path.push(this.index);
     }
-    const { assembler } = this;
-    if (this.at !== At.Building || assembler.done) return path;
-    path.push(...assembler.path);
-    if (Array.isArray(assembler.current)) path.push(assembler.current.length);
-    else if (assembler.key !== null) path.push(assembler.key);
+    for (let i = 0; i < this.stack.length; i++) {
+      const container = this.stack[i]!;
+      if (Array.isArray(container)) path.push(container.length);
+      else if (this.keys[i] !== null) path.push(this.keys[i]!);
+    }
     return path;
   }
 
@@ -316,51 +318,60 @@ class TokenReader {
 
   private build(token: Token): void | Promise<void> {
     this.grow(1);
-    const { assembler } = this;
     switch (token.name) {
       case 'startObject':
       case 'startArray':
         this.open();
-        assembler.consume(token);
+        this.stack.push(token.name === 'startObject' ? {} : []);
+        this.keys.push(null);
         return;
       case 'endObject':
       case 'endArray':
         this.depth--;
-        assembler.consume(token);
-        break;
+        this.keys.pop();
+        return this.add(this.stack.pop());
       case 'startKey':
         this.readingKey = true;
         return;
       case 'endKey':
         this.readingKey = false;
-        assembler.keyValue(this.takeText());
+        this.keys[this.keys.length - 1] = this.takeText();
         return;
       case 'stringChunk':
         return this.chunk(token.value, this.readingKey ? 'key' : 'text');
       case 'numberChunk':
         return this.chunk(token.value, 'number');
       case 'endString':
-        assembler.stringValue(this.takeText());
-        break;
-      case 'endNumber':
+        return this.add(this.takeText());
+      case 'endNumber': {
+        const number = Number(this.text);
         // No field takes a number this large, and JSON.stringify (the import's spool) would write it as null.
-        if (!Number.isFinite(Number(this.text))) this.refuse(REFUSED.number);
-        assembler.numberValue(this.text);
+        if (!Number.isFinite(number)) this.refuse(REFUSED.number);
         this.text = '';
-        break;
+        return this.add(number);
+      }
       case 'nullValue':
       case 'trueValue':
       case 'falseValue':
-        assembler.consume(token);
-        break;
-      default:
-        return;
+        return this.add(token.value);
     }
-    if (assembler.done) return this.complete(assembler.current);
   }
 
-  /** A whole value, to the visitor. */
-  private complete(value: unknown): void | Promise<void> {
+  /** A complete value: into its container, or to the visitor when it is the whole value. */
+  private add(value: unknown): void | Promise<void> {
+    const top = this.stack.length;
+    if (top > 0) {
+      const container = this.stack[top - 1]!;
+      if (Array.isArray(container)) container.push(value);
+      else {
+        const key = this.keys[top - 1]!;
+        // As JSON.parse does: "__proto__" is an ordinary key, not the prototype.
+        if (key === '__proto__') Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+        else container[key] = value;
+        this.keys[top - 1] = null;
+      }
+      return;
+    }
     const section = this.key as Section;
     switch (this.role) {
       case 'root':
